@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Brings a fresh Debian bookworm machine (run as root) to the state the build,
+# the tests and the bed need.  Installs only what is missing; a second run is
+# a few dpkg queries and nothing else.
+#
+# Exit codes: 0 ready, 3 not Debian or not root, 4 a package could not be had.
+set -euo pipefail
+
+prog=deps
+die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit "${2:-4}"; }
+
+[ "$(id -u)" -eq 0 ] || { printf '%s: error: must run as root to install packages; run "sudo make deps"\n' "$prog" >&2; exit 3; }
+command -v dpkg-query >/dev/null || { printf '%s: error: needs a Debian machine (dpkg-query not found)\n' "$prog" >&2; exit 3; }
+
+packages=(
+  build-essential pkg-config git ca-certificates curl
+  libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev librdkafka-dev libcmocka-dev
+  bats bats-support bats-assert shellcheck cppcheck clang-format valgrind
+  openjdk-17-jdk-headless maven
+  buildah podman runc debootstrap uidmap
+  kcat jq python3 python3-venv iproute2 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+  case "$st" in ii*) ;; *) missing+=("$p") ;; esac
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  printf '%s: installing %s\n' "$prog" "${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq || die "apt-get update failed; check the machine's apt sources"
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+    die "apt-get install ${missing[*]} failed"
+fi
+
+# Container settings this machine needs (../shared/CONTAINERS.md): runc (crun
+# refuses the hybrid cgroup layout), cgroupfs, and ulimits inside the hard limits.
+conf=/etc/containers/containers.conf
+if [ ! -f "$conf" ]; then
+  hn=$(ulimit -Hn); hu=$(ulimit -Hu)
+  [ "$hn" = unlimited ] && hn=1048576
+  [ "$hu" = unlimited ] && hu=65536
+  nofile=$(( hn < 65536 ? hn : 65536 ))
+  nproc=$(( hu < 16384 ? hu : 16384 ))
+  mkdir -p /etc/containers
+  cat >"$conf" <<CONF
+# Written by mm2kit's make deps (only because none existed).
+[containers]
+default_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+CONF
+  printf '%s: wrote %s\n' "$prog" "$conf" >&2
+fi
+# The bed's Python tools, in a venv of their own (never the system Python).
+cache=${MM2KIT_CACHE:-/var/cache/mm2kit}
+req=$(cd "$(dirname "$0")/.." && pwd)/tests/bed/requirements.txt
+venv=$cache/venv
+stamp=$venv/.requirements.sha256
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  printf '%s: installing the Python tools of %s into %s\n' "$prog" "$req" "$venv" >&2
+  mkdir -p "$cache"
+  python3 -m venv "$venv" || die "python3 -m venv $venv failed"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" || die "pip install -r $req failed"
+  printf '%s\n' "$want" >"$stamp"
+fi
+printf '%s: ready\n' "$prog" >&2

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The local bed: SOURCE and TARGET single-node KRaft clusters and N Connect
+# workers, each a container of the mm2kit image on a test network of its own.
+#
+#   bed.sh up [N]            start everything (N workers, default 3); removes leftovers first
+#   bed.sh down              keep every container's log in $BED_DIR/logs, remove all
+#   bed.sh worker-start I [podman run args...]   start worker I (1..9)
+#   bed.sh worker-wait I [SECONDS]               wait for worker I's /health 200
+#   bed.sh kit ARGS...       run bedkit.py (Kafka client) with the bed's credentials
+#
+# Every wait has a timeout.  Exit codes: 0 ok, 2 usage, 4 something did not come up.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/bed/bed.env
+. "$here/bed.env"
+: "${BED_DIR:=$root/build/bed}"
+: "${MM2KIT_CACHE:=/var/cache/mm2kit}"
+PY=$MM2KIT_CACHE/venv/bin/python3
+
+log() { printf 'bed: %s\n' "$*" >&2; }
+die() { printf 'bed: error: %s\n' "$1" >&2; exit "${2:-4}"; }
+
+kit() {
+  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
+    timeout 300 "$PY" "$here/bedkit.py" "$@"
+}
+
+owned() { podman ps -a --format '{{.Names}}' | grep -E '^mm2kit-bed-' || true; }
+
+save_logs() {
+  mkdir -p "$BED_DIR/logs"
+  local c
+  for c in $(owned); do
+    timeout 30 podman logs "$c" >"$BED_DIR/logs/$c.log" 2>&1 || true
+  done
+}
+
+down() {
+  save_logs
+  local c
+  for c in $(owned); do timeout 60 podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
+  if podman network exists "$BED_NET"; then podman network rm -f "$BED_NET" >/dev/null; fi
+}
+
+broker_props() { # name ip
+  cat <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:9093
+listeners=SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://127.0.0.1:9093
+advertised.listeners=SASL_PLAINTEXT://$2:9092
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+inter.broker.listener.name=SASL_PLAINTEXT
+sasl.enabled.mechanisms=PLAIN
+sasl.mechanism.inter.broker.protocol=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD" user_$BED_ADMIN_USER="$BED_ADMIN_PASSWORD" user_$BED_CONNECT_USER="$BED_CONNECT_PASSWORD";
+log.dirs=/tmp/kraft-logs
+num.partitions=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=4
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=false
+log.retention.hours=-1
+PROPS
+}
+
+start_broker() { # name ip
+  local name=$1 ip=$2 id
+  id=$("$PY" -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+  broker_props "$name" "$ip" >"$BED_DIR/$name.properties"
+  chmod 0644 "$BED_DIR/$name.properties"
+  podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
+    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 \
+    --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
+    -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
+    -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
+    --entrypoint /bin/bash "$IMAGE" -c \
+    "kafka-storage.sh format -t $id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
+    >/dev/null
+}
+
+# The environment a worker pod gets from the Deployment (the Secret and the
+# Downward API supplied by hand, as podman cannot).
+worker_env_args() { # i
+  printf '%s\n' \
+    -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_BOOTSTRAP" \
+    -e "CONNECT_GROUP_ID=$BED_GROUP" \
+    -e "CONNECT_CONFIG_STORAGE_TOPIC=$BED_CONFIG_TOPIC" \
+    -e "CONNECT_OFFSET_STORAGE_TOPIC=$BED_OFFSET_TOPIC" \
+    -e "CONNECT_STATUS_STORAGE_TOPIC=$BED_STATUS_TOPIC" \
+    -e "CONNECT_SASL_JAAS_CONFIG=$BED_JAAS" \
+    -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_JAAS" \
+    -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_JAAS" \
+    -e "POD_IP=$(bed_worker_ip "$1")" \
+    -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS" \
+    -e "CONNECT_REST_PORT=8088" \
+    -e "KAFKA_HEAP_OPTS=-XX:MaxRAMPercentage=50" \
+    -e "KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml"
+}
+
+worker_start() { # i [podman args...]
+  local i=$1; shift
+  local name; name=$(bed_worker_name "$i")
+  local env_args=()
+  mapfile -t env_args < <(worker_env_args "$i")
+  timeout 60 podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+  podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$(bed_worker_ip "$i")" \
+    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=512m,mode=1777 \
+    --cap-drop ALL --security-opt no-new-privileges --memory "$BED_WORKER_MEMORY" \
+    "${env_args[@]}" "$@" "$IMAGE" >/dev/null
+}
+
+worker_wait() { # i [seconds]
+  local i=$1 t=${2:-180} url code
+  url="http://$(bed_worker_ip "$i"):8088/health"
+  local end=$((SECONDS + t))
+  while [ $SECONDS -lt $end ]; do
+    code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "$url" || true)
+    [ "$code" = 200 ] && return 0
+    if [ "$(podman inspect -f '{{.State.Running}}' "$(bed_worker_name "$i")" 2>/dev/null)" != true ]; then
+      save_logs; die "worker $i exited before /health answered 200; see $BED_DIR/logs/$(bed_worker_name "$i").log"
+    fi
+    sleep 1
+  done
+  save_logs
+  die "worker $i: $url did not answer 200 within ${t}s (last: ${code:-none}); see $BED_DIR/logs/"
+}
+
+up() {
+  local n=${1:-3} t0=$SECONDS i
+  [ -x "$PY" ] || die "the bed's Python tools are missing; run 'make deps'" 3
+  podman image exists "$IMAGE" || die "image $IMAGE not found; run 'make image'" 3
+  down
+  mkdir -p "$BED_DIR"
+  podman network create --subnet "$BED_SUBNET" --gateway "$BED_GW" "$BED_NET" >/dev/null
+  log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers"
+  start_broker "$BED_SRC" "$BED_SRC_IP"
+  start_broker "$BED_TGT" "$BED_TGT_IP"
+  kit wait --bootstrap "$BED_SRC_BOOTSTRAP" --timeout 120 || { save_logs; die "SOURCE broker did not start; see $BED_DIR/logs/"; }
+  kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --timeout 120 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }
+  # Internal topics ahead of time, compacted, config topic single-partition
+  # (DESIGN §3.1): factor 1 here, the image keeps 3.
+  kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" \
+    "$BED_CONFIG_TOPIC:1:compact" "$BED_OFFSET_TOPIC:25:compact" "$BED_STATUS_TOPIC:5:compact"
+  log "brokers up in $((SECONDS - t0)) s; starting $n workers"
+  for i in $(seq 1 "$n"); do worker_start "$i"; done
+  for i in $(seq 1 "$n"); do worker_wait "$i" 240; done
+  log "bed up in $((SECONDS - t0)) s: $n workers healthy"
+}
+
+case "${1:-}" in
+  up) shift; up "$@" ;;
+  down) down ;;
+  worker-start) shift; worker_start "$@" ;;
+  worker-wait) shift; worker_wait "$@" ;;
+  kit) shift; kit "$@" ;;
+  *) printf 'usage: bed.sh up [N] | down | worker-start I [ARGS] | worker-wait I [S] | kit ARGS\n' >&2; exit 2 ;;
+esac

@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Shared by the e2e tests: the bed's names, a bounded curl, and a failure
+# report that prints the bed's container logs.
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+E2E_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+BED=$E2E_ROOT/tests/bed/bed.sh
+# shellcheck source=tests/bed/bed.env
+. "$E2E_ROOT/tests/bed/bed.env"
+BED_DIR=${BED_DIR:-$E2E_ROOT/build/bed}
+export BED_DIR
+
+# rest METHOD WORKER_INDEX PATH [JSON_BODY]: prints the body, then the status
+# code on its own last line.
+rest() {
+  local method=$1 i=$2 path=$3 body=${4:-}
+  local args=(-s -m 100 -X "$method" -w '\n%{http_code}' -H 'Content-Type: application/json')
+  [ -n "$body" ] && args+=(--data "$body")
+  curl "${args[@]}" "http://$(bed_worker_ip "$i"):8088$path"
+}
+
+# The MirrorSourceConnector config the bed uses, for connector NAME and topic regex TOPICS.
+mirror_connector_json() {
+  local name=$1 topics=$2 state=${3:-}
+  local initial=""
+  [ -n "$state" ] && initial=", \"initial_state\": \"$state\""
+  cat <<JSON
+{"name": "$name"$initial, "config": {
+  "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+  "tasks.max": "3",
+  "source.cluster.alias": "source", "target.cluster.alias": "target",
+  "source.cluster.bootstrap.servers": "$BED_SRC_BOOTSTRAP",
+  "target.cluster.bootstrap.servers": "$BED_TGT_BOOTSTRAP",
+  "source.cluster.security.protocol": "SASL_PLAINTEXT", "source.cluster.sasl.mechanism": "PLAIN",
+  "source.cluster.sasl.jaas.config": "\${env:MM2_SOURCE_SASL_JAAS_CONFIG}",
+  "target.cluster.security.protocol": "SASL_PLAINTEXT", "target.cluster.sasl.mechanism": "PLAIN",
+  "target.cluster.sasl.jaas.config": "\${env:MM2_TARGET_SASL_JAAS_CONFIG}",
+  "topics": "$topics",
+  "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
+  "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+  "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
+  "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
+  "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",
+  "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+  "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+  "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"}}
+JSON
+}
+
+# wait_for SECONDS COMMAND...: retries COMMAND once a second until it succeeds.
+wait_for() {
+  local t=$1; shift
+  local end=$((SECONDS + t))
+  until "$@"; do
+    [ $SECONDS -lt $end ] || return 1
+    sleep 1
+  done
+}
