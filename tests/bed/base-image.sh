@@ -7,21 +7,25 @@ set -euo pipefail
 image=${BASE_IMAGE_LOCAL:-localhost/mm2kit-base:bookworm}
 if podman image exists "$image"; then exit 0; fi
 
-# The first non-security Debian mirror of apt's sources (deb822 "URIs:" or
-# one-line "deb URL"), ignoring comments.
-mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  sed -n -e 's/^URIs:[[:space:]]*\([^[:space:]]*\).*/\1/p' -e 's/^deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\).*/\2/p' |
-  grep -v security | head -n 1 || true)
-mirror=${mirror:-http://deb.debian.org/debian}
+# The Debian mirrors of this machine's apt sources (deb822 "URIs:" or one-line
+# "deb URL"), ignoring comments: the first plain one and the first security one.
+mirrors=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+  sed -n -e 's/^URIs:[[:space:]]*\([^[:space:]]*\).*/\1/p' \
+    -e 's/^deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\).*/\2/p' || true)
+mirror=$(printf '%s\n' "$mirrors" | grep -v security | head -n 1 || true)
+security=$(printf '%s\n' "$mirrors" | grep security | head -n 1 || true)
+[ -n "$mirror" ] || { printf 'base-image: error: no Debian mirror in /etc/apt/sources.list*; add one\n' >&2; exit 3; }
 dir=$(mktemp -d /var/tmp/mm2kit-base.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 printf 'base-image: debootstrap bookworm from %s (about a minute)\n' "$mirror" >&2
 timeout 900 debootstrap --variant=minbase bookworm "$dir" "$mirror" >"$dir.log" 2>&1 ||
   { tail -n 20 "$dir.log" >&2; printf 'base-image: error: debootstrap failed; see %s.log\n' "$dir" >&2; exit 4; }
 rm -f "$dir.log"
-# The security suite as well, like the official image.
-printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb http://deb.debian.org/debian-security bookworm-security main\n' \
-  "$mirror" "$mirror" >"$dir/etc/apt/sources.list"
+# The updates and security suites as well, like the official image.
+{
+  printf 'deb %s bookworm main\ndeb %s bookworm-updates main\n' "$mirror" "$mirror"
+  [ -z "$security" ] || printf 'deb %s bookworm-security main\n' "$security"
+} >"$dir/etc/apt/sources.list"
 rm -rf "$dir/var/cache/apt/archives/"*.deb "$dir/var/lib/apt/lists/"*
 tar -C "$dir" -c . | podman import - "$image" >/dev/null
 printf 'base-image: made %s\n' "$image" >&2
