@@ -90,7 +90,11 @@ $(B)/tests/unit/%: $(B)/tests/unit/%.o $(LIB_A)
 unit: $(UNIT_BIN)
 	$(Q)tests/run-unit $(UNIT_BIN)
 
-cli: $(BINS)
+$(B)/tests/fake_launcher: $(B)/tests/cli/fake_launcher.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+cli: $(BINS) $(B)/tests/fake_launcher
 	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/cli
 
 san-unit:
@@ -108,7 +112,7 @@ bed-smoke: image
 
 # ---- quality -------------------------------------------------------------------------------
 C_FILES  = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
-SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'tests/run-*' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
+SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'scripts/*' 'tests/run-*' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
 BATS_FILES = $(shell git ls-files '*.bats' 2>/dev/null)
 
 lint: fmt-check

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# Variables here are used by the .bats files that load this one.
+# shellcheck disable=SC2034
 # Shared by the e2e tests: the bed's names, a bounded curl, and a failure
 # report that prints the bed's container logs.
 bats_require_minimum_version 1.5.0

@@ -1,0 +1,59 @@
+/* config: the entrypoint's whole environment, read and validated at once
+ * (DESIGN §3.2 step 1).  Every problem is added to a mm2_problems list, one
+ * line each naming the variable and the expected form, so a pod that is
+ * wrong in three ways says so in one start.  The JAAS value is a secret: it
+ * is kept by pointer into the environment and never copied into a message.
+ */
+#ifndef MM2_ENTRYPOINT_CONFIG_H
+#define MM2_ENTRYPOINT_CONFIG_H
+
+#include <limits.h>
+
+#include "mm2_env.h"
+
+#define EP_DEFAULT_REST_PORT 8088
+#define EP_DEFAULT_KAFKA_HOME "/opt/kafka"
+#define EP_DEFAULT_WORKER_CONFIG "/etc/mm2/connect-mm2.properties"
+#define EP_DEFAULT_LOG4J2_CONFIG "/etc/mm2/connect-log4j2.yaml"
+#define EP_DEFAULT_LOG4J1_CONFIG "/etc/mm2/connect-log4j.properties"
+#define EP_DEFAULT_JMX_AGENT "/opt/jmx-exporter/jmx_prometheus_javaagent.jar"
+#define EP_DEFAULT_JMX_CONFIG "/etc/mm2/jmx-exporter.yaml"
+/* scheduled.rebalance.max.delay.ms shipped by the image (docker/mm2/README.md
+ * has the measurement behind it). */
+#define EP_DEFAULT_REBALANCE_DELAY_MS 300000L
+#define EP_RUN_UID 10001
+#define EP_RUN_GID 10001
+
+struct ep_config {
+    /* Pointers into the environment (never freed). */
+    const char *bootstrap;
+    const char *group_id;
+    const char *topics[3]; /* config, offset, status */
+    const char *jaas;      /* secret */
+    const char *pod_ip;
+    const char *kafka_home;
+    const char *worker_config;
+    const char *jmx_agent;
+    const char *jmx_config;
+    const char *heap_opts; /* KAFKA_HEAP_OPTS as given, or NULL */
+    int rest_port;
+    int rest_port_defaulted;
+    int jmx_port; /* 0: JMX exporter off */
+    long rebalance_delay_ms;
+    int rebalance_delay_defaulted;
+    int kafka_major; /* 0 when unknown */
+    char kafka_version[32];
+    char log_config[PATH_MAX];
+    int log4j2; /* 1: log4j2 syntax (Kafka >= 4), 0: log4j 1 */
+    char launcher[PATH_MAX];
+};
+
+/* Reads every variable, checks each, and adds one line per problem to `p`.
+ * `cfg` is filled as far as the values allow; use it only when p->n == 0. */
+void ep_config_read(struct ep_config *cfg, struct mm2_problems *p);
+
+/* Checks that the files the launch needs can be opened for reading by the
+ * current user (run again after privileges are dropped). */
+void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p);
+
+#endif
