@@ -1,14 +1,14 @@
-/* mm2_log: see mm2_log.h. */
+/* mm2_log: one-line, redacted diagnostics to a caller-given FILE * (see mm2_log.h). */
 #include "mm2_log.h"
 
 #include <stdarg.h>
 #include <string.h>
 
-static const char *const level_names[] = {"error", "warning", "info", "debug"};
+static const char redacted[] = "<redacted>";
 
 void mm2_log_init(struct mm2_log *log, const char *prog, FILE *out, int level)
 {
-    memset(log, 0, sizeof *log);
+    memset(log, 0, sizeof(*log));
     log->prog = prog;
     log->out = out;
     log->level = level;
@@ -16,96 +16,109 @@ void mm2_log_init(struct mm2_log *log, const char *prog, FILE *out, int level)
 
 int mm2_log_add_secret(struct mm2_log *log, const char *value)
 {
-    if (value == NULL || *value == '\0')
+    if (value == NULL || value[0] == '\0')
         return 0;
-    if (log->nsecrets >= MM2_LOG_MAX_SECRETS)
+    for (size_t i = 0; i < log->nsecrets; i++)
+        if (strcmp(log->secrets[i], value) == 0)
+            return 0;
+    if (log->nsecrets >= MM2_LOG_SECRETS_MAX)
         return -1;
     log->secrets[log->nsecrets++] = value;
     return 0;
 }
 
-/* Copies src to dst (size bytes at most, NUL included) with every
- * occurrence of each secret replaced by the mark.  When the formatted text
- * was cut (`truncated`), a tail that is the start of a secret is cut too, so
- * not even a prefix of a secret survives truncation. */
-static void redact(const struct mm2_log *log, const char *src, char *dst, size_t size,
-                   int truncated)
+/* Length of the registered secret that starts at s, longest first, or 0 when none does. */
+static size_t secret_at(const struct mm2_log *log, const char *s)
 {
-    static const char mark[] = "<redacted>";
+    size_t best = 0;
+
+    for (size_t i = 0; i < log->nsecrets; i++) {
+        size_t n = strlen(log->secrets[i]);
+        if (n > best && strncmp(s, log->secrets[i], n) == 0)
+            best = n;
+    }
+    return best;
+}
+
+/* Copies in to out (cap bytes) replacing secrets and control characters; a cut ends in "...". */
+static void sanitize(const struct mm2_log *log, const char *in, char *out, size_t cap)
+{
     size_t o = 0;
-    while (*src != '\0' && o + 1 < size) {
-        size_t sl = 0;
-        for (size_t s = 0; s < log->nsecrets && sl == 0; s++) {
-            size_t l = strlen(log->secrets[s]);
-            if (strncmp(src, log->secrets[s], l) == 0)
-                sl = l;
-        }
-        if (sl == 0) {
-            dst[o++] = *src++;
+    int cut = 0;
+
+    while (*in != '\0') {
+        size_t n = secret_at(log, in);
+        if (n > 0) {
+            if (o + sizeof(redacted) - 1 >= cap) {
+                cut = 1;
+                break;
+            }
+            memcpy(out + o, redacted, sizeof(redacted) - 1);
+            o += sizeof(redacted) - 1;
+            in += n;
             continue;
         }
-        if (o + sizeof mark > size)
+        if (o + 1 >= cap) {
+            cut = 1;
             break;
-        memcpy(dst + o, mark, sizeof mark - 1);
-        o += sizeof mark - 1;
-        src += sl;
-    }
-    if (truncated || *src != '\0')
-        for (size_t s = 0; s < log->nsecrets; s++) {
-            size_t l = strlen(log->secrets[s]);
-            for (size_t k = (l - 1 < o ? l - 1 : o); k > 0; k--)
-                if (memcmp(dst + o - k, log->secrets[s], k) == 0) {
-                    o -= k;
-                    break;
-                }
         }
-    dst[o] = '\0';
-}
-
-void mm2_log_format(const struct mm2_log *log, int level, char *out, size_t outlen, const char *fmt,
-                    va_list ap)
-{
-    if (outlen == 0)
-        return;
-    int n = snprintf(out, outlen, "%s: %s: ", log->prog,
-                     level_names[level < 0 ? 0 : (level > 3 ? 3 : level)]);
-    if (n < 0 || (size_t)n >= outlen) {
-        out[outlen - 1] = '\0';
-        return;
+        unsigned char c = (unsigned char)*in++;
+        out[o++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
     }
-    char *msg = out + n;
-    size_t room = outlen - (size_t)n;
-    char raw[MM2_LOG_LINE_MAX];
-    int m = vsnprintf(raw, sizeof raw, fmt, ap);
-    if (m < 0)
-        raw[0] = '\0';
-    redact(log, raw, msg, room, m >= (int)sizeof raw);
-    for (char *c = msg; *c != '\0'; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    out[o] = '\0';
+    if (cut && cap >= 4)
+        memcpy(out + (o >= 3 ? o - 3 : 0), "...", 4);
 }
 
-static void emit(const struct mm2_log *log, int level, const char *fmt, va_list ap)
+static void emit(const struct mm2_log *log, int level, const char *tag, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+static void emit(const struct mm2_log *log, int level, const char *tag, const char *fmt, va_list ap)
 {
+    char raw[MM2_LOG_LINE_MAX];
     char line[MM2_LOG_LINE_MAX];
-    if (level > log->level || log->out == NULL)
+    int n;
+
+    if (log == NULL || log->out == NULL || (level > log->level && level != MM2_LOG_ERROR))
         return;
-    mm2_log_format(log, level, line, sizeof line, fmt, ap);
-    fputs(line, log->out);
-    fputc('\n', log->out);
+    n = vsnprintf(raw, sizeof(raw), fmt, ap);
+    if (n < 0)
+        raw[0] = '\0';
+    else if ((size_t)n >= sizeof(raw))
+        memcpy(raw + sizeof(raw) - 4, "...", 4);
+    sanitize(log, raw, line, sizeof(line));
+    fprintf(log->out, "%s: %s: %s\n", log->prog != NULL ? log->prog : "mm2kit", tag, line);
     fflush(log->out);
 }
 
-#define MM2_LOG_FN(name, lvl)                                                                      \
-    void name(const struct mm2_log *log, const char *fmt, ...)                                     \
-    {                                                                                              \
-        va_list ap;                                                                                \
-        va_start(ap, fmt);                                                                         \
-        emit(log, lvl, fmt, ap);                                                                   \
-        va_end(ap);                                                                                \
-    }
+void mm2_log_error(const struct mm2_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, MM2_LOG_ERROR, "error", fmt, ap);
+    va_end(ap);
+}
 
-MM2_LOG_FN(mm2_log_error, MM2_LOG_ERROR)
-MM2_LOG_FN(mm2_log_warn, MM2_LOG_WARN)
-MM2_LOG_FN(mm2_log_info, MM2_LOG_INFO)
-MM2_LOG_FN(mm2_log_debug, MM2_LOG_DEBUG)
+void mm2_log_warn(const struct mm2_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, MM2_LOG_WARN, "warning", fmt, ap);
+    va_end(ap);
+}
+
+void mm2_log_info(const struct mm2_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, MM2_LOG_INFO, "info", fmt, ap);
+    va_end(ap);
+}
+
+void mm2_log_debug(const struct mm2_log *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, MM2_LOG_DEBUG, "debug", fmt, ap);
+    va_end(ap);
+}

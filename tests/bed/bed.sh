@@ -80,7 +80,7 @@ start_broker() { # name ip
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
     --entrypoint /bin/bash "$IMAGE" -c \
-    "kafka-storage.sh format -t $id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
+    "kafka-storage.sh format --cluster-id=$id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
 }
 
@@ -97,10 +97,7 @@ worker_env_args() { # i
     -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_JAAS" \
     -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_JAAS" \
     -e "POD_IP=$(bed_worker_ip "$1")" \
-    -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS" \
-    -e "CONNECT_REST_PORT=8088" \
-    -e "KAFKA_HEAP_OPTS=-XX:MaxRAMPercentage=50" \
-    -e "KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml"
+    -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS"
 }
 
 worker_start() { # i [podman args...]
