@@ -45,7 +45,11 @@ fi
 mkdir -p "$LOG_DIR"
 
 if [ -z "${KAFKA_LOG4J_OPTS:-}" ]; then
-  KAFKA_LOG4J_OPTS="-Dlog4j2.configurationFile=$base_dir/config/log4j2.yaml"
+  if [ -f "$base_dir/config/log4j2.yaml" ]; then
+    KAFKA_LOG4J_OPTS="-Dlog4j2.configurationFile=$base_dir/config/log4j2.yaml"
+  else
+    KAFKA_LOG4J_OPTS="-Dlog4j.configuration=file:$base_dir/config/log4j.properties"
+  fi
 fi
 KAFKA_LOG4J_OPTS="-Dkafka.logs.dir=$LOG_DIR $KAFKA_LOG4J_OPTS"
 
