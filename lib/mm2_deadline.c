@@ -1,35 +1,50 @@
-/* mm2_deadline: see mm2_deadline.h. */
+/* mm2_deadline: CLOCK_MONOTONIC deadlines (see mm2_deadline.h). */
 #include "mm2_deadline.h"
 
-long mm2_now_ms(void)
+#define NS_PER_MS 1000000L
+#define NS_PER_S 1000000000L
+
+static struct timespec now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    struct timespec t = {0, 0};
+
+    (void)clock_gettime(CLOCK_MONOTONIC, &t);
+    return t;
 }
 
 void mm2_deadline_start(struct mm2_deadline *d, long ms)
 {
+    struct timespec t = now();
+
     if (ms < 0)
         ms = 0;
-    clock_gettime(CLOCK_MONOTONIC, &d->end);
-    d->end.tv_sec += ms / 1000;
-    d->end.tv_nsec += (ms % 1000) * 1000000L;
-    if (d->end.tv_nsec >= 1000000000L) {
-        d->end.tv_sec++;
-        d->end.tv_nsec -= 1000000000L;
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * NS_PER_MS;
+    if (t.tv_nsec >= NS_PER_S) {
+        t.tv_sec++;
+        t.tv_nsec -= NS_PER_S;
     }
+    d->end = t;
 }
 
 long mm2_deadline_remaining_ms(const struct mm2_deadline *d)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    long ms = (long)(d->end.tv_sec - now.tv_sec) * 1000 + (d->end.tv_nsec - now.tv_nsec) / 1000000;
-    return ms > 0 ? ms : 0;
+    struct timespec t = now();
+    long long ns = (long long)(d->end.tv_sec - t.tv_sec) * NS_PER_S + (d->end.tv_nsec - t.tv_nsec);
+
+    if (ns <= 0)
+        return 0;
+    return (long)((ns + NS_PER_MS - 1) / NS_PER_MS);
 }
 
 bool mm2_deadline_expired(const struct mm2_deadline *d)
 {
     return mm2_deadline_remaining_ms(d) == 0;
+}
+
+long mm2_now_ms(void)
+{
+    struct timespec t = now();
+
+    return (long)t.tv_sec * 1000 + t.tv_nsec / NS_PER_MS;
 }

@@ -1,4 +1,4 @@
-/* mm2_env: see mm2_env.h. */
+/* mm2_env: environment reading and the problems collector (see mm2_env.h). */
 #include "mm2_env.h"
 
 #include <stdarg.h>
@@ -6,36 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mm2_problems_add(struct mm2_problems *p, const char *fmt, ...)
-{
-    if (p->n >= MM2_PROBLEMS_MAX) {
-        p->dropped++;
-        return;
-    }
-    char *line = p->line[p->n++];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, MM2_PROBLEM_LEN, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        line[0] = '\0';
-    else if (n >= MM2_PROBLEM_LEN)
-        memcpy(line + MM2_PROBLEM_LEN - 4, "...", 4);
-}
-
 const char *mm2_env_get(const char *name)
 {
     return getenv(name);
 }
 
+void mm2_problems_add(struct mm2_problems *p, const char *fmt, ...)
+{
+    va_list ap;
+    char *line;
+    int n;
+
+    if (p->n >= MM2_PROBLEMS_MAX) {
+        p->dropped++;
+        return;
+    }
+    line = p->line[p->n++];
+    va_start(ap, fmt);
+    n = vsnprintf(line, MM2_PROBLEM_LEN, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        line[0] = '\0';
+    else if ((size_t)n >= MM2_PROBLEM_LEN)
+        memcpy(line + MM2_PROBLEM_LEN - 4, "...", 4);
+}
+
 const char *mm2_env_required(const char *name, const char *expected, struct mm2_problems *p)
 {
     const char *v = getenv(name);
+
     if (v == NULL) {
         mm2_problems_add(p, "%s is not set; set it to %s", name, expected);
         return NULL;
     }
-    if (*v == '\0') {
+    if (v[0] == '\0') {
         mm2_problems_add(p, "%s is empty; set it to %s", name, expected);
         return NULL;
     }
@@ -45,5 +49,6 @@ const char *mm2_env_required(const char *name, const char *expected, struct mm2_
 const char *mm2_env_optional(const char *name, const char *dflt)
 {
     const char *v = getenv(name);
+
     return v != NULL ? v : dflt;
 }

@@ -1,8 +1,14 @@
-/* mm2_env: reading the environment, and a list that collects every problem
- * so a program reports all of them in one run instead of one per restart.
+/*
+ * mm2_env: reading the environment, and a collector so a program reports every configuration
+ * problem at once instead of one per run (STYLE habit 5).
  *
- * Returned strings point into the environment: never free them, and do not
- * setenv/unsetenv the same name while holding one.
+ * Contract:
+ *   - Returned strings point into the process environment: do not free them, and they are valid
+ *     only until that variable is next changed (setenv/unsetenv/putenv).
+ *   - struct mm2_problems is caller-owned and zero-initialised ({0}); nothing allocates. It holds
+ *     up to MM2_PROBLEMS_MAX lines of at most MM2_PROBLEM_LEN - 1 characters; a longer line is cut
+ *     and ends in "...", further problems are counted in dropped.
+ *   - Messages name the variable, never print its value: it may be a secret.
  */
 #ifndef MM2_ENV_H
 #define MM2_ENV_H
@@ -15,23 +21,22 @@
 struct mm2_problems {
     size_t n;
     char line[MM2_PROBLEMS_MAX][MM2_PROBLEM_LEN];
-    size_t dropped; /* problems past MM2_PROBLEMS_MAX, counted only */
+    size_t dropped;
 };
 
-/* Adds one problem (printf format); a long one is cut and ends in "...". */
+/* The value of name, or NULL when unset. An empty value is returned as "". */
+const char *mm2_env_get(const char *name);
+
+/* Appends one formatted problem line (or counts it in p->dropped when p is full). */
 void mm2_problems_add(struct mm2_problems *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The value of `name`, or NULL when unset. */
-const char *mm2_env_get(const char *name);
-
-/* A required variable: the value, or NULL after adding
- * "NAME is not set; set it to <expected>" (unset) or
- * "NAME is empty; set it to <expected>" (set to ""). */
+/* The value of name when set and non-empty. Otherwise NULL, after adding to p
+ * "NAME is not set; set it to <expected>" (unset) or "NAME is empty; set it to <expected>" (""). */
 const char *mm2_env_required(const char *name, const char *expected, struct mm2_problems *p);
 
-/* The value, or `dflt` when unset.  A variable set to "" counts as set and
- * returns "", so the caller's validation reports it. */
+/* The value of name, or dflt when unset. An empty value counts as set and is returned as "":
+ * "FOO=" is an explicit choice of the empty string, not a request for the default. */
 const char *mm2_env_optional(const char *name, const char *dflt);
 
 #endif

@@ -1,29 +1,54 @@
-/* mm2_parse: see mm2_parse.h. */
+/* mm2_parse: strict number, port, duration, bootstrap list and topic parsing (see mm2_parse.h). */
 #include "mm2_parse.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void why_set(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void why_set(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (why == NULL || whylen == 0)
+        return;
+    va_start(ap, fmt);
+    if (vsnprintf(why, whylen, fmt, ap) < 0)
+        why[0] = '\0';
+    va_end(ap);
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_alnum(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 int mm2_parse_long(const char *s, long min, long max, long *out)
 {
-    const char *d = s;
+    const char *p;
+    char *end;
+    long v;
+
     if (s == NULL)
         return -1;
-    if (*d == '-')
-        d++;
-    if (!isdigit((unsigned char)*d))
+    /* strtol itself would accept leading spaces and '+': check the shape first. */
+    p = (*s == '-') ? s + 1 : s;
+    if (!is_digit(*p))
         return -1;
-    for (const char *c = d; *c != '\0'; c++)
-        if (!isdigit((unsigned char)*c))
-            return -1;
-    char *end = NULL;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
         return -1;
     *out = v;
     return 0;
@@ -32,125 +57,160 @@ int mm2_parse_long(const char *s, long min, long max, long *out)
 int mm2_parse_port(const char *s, int *out)
 {
     long v;
+
     if (mm2_parse_long(s, 1, 65535, &v) != 0)
         return -1;
     *out = (int)v;
     return 0;
 }
 
+#define SECONDS_MAX 86400L
+
 int mm2_parse_seconds(const char *s, long *out_ms)
 {
-    if (s == NULL || !isdigit((unsigned char)s[0]))
+    const char *dot;
+    long whole;
+    long frac = 0;
+    char intpart[16];
+    size_t n;
+
+    if (s == NULL)
         return -1;
-    const char *dot = strchr(s, '.');
-    size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
-    char ipart[16];
-    if (ilen == 0 || ilen >= sizeof ipart)
+    dot = strchr(s, '.');
+    n = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    if (n == 0 || n >= sizeof(intpart))
         return -1;
-    memcpy(ipart, s, ilen);
-    ipart[ilen] = '\0';
-    long secs;
-    if (mm2_parse_long(ipart, 0, 86400, &secs) != 0)
+    for (size_t i = 0; i < n; i++)
+        if (!is_digit(s[i]))
+            return -1;
+    memcpy(intpart, s, n);
+    intpart[n] = '\0';
+    if (mm2_parse_long(intpart, 0, SECONDS_MAX, &whole) != 0)
         return -1;
-    long ms = 0;
     if (dot != NULL) {
         const char *f = dot + 1;
-        size_t flen = strlen(f);
-        if (flen == 0 || flen > 3)
-            return -1;
+        size_t nf = strlen(f);
         long scale = 100;
-        for (size_t i = 0; i < flen; i++, scale /= 10) {
-            if (!isdigit((unsigned char)f[i]))
+        if (nf == 0 || nf > 3)
+            return -1;
+        for (size_t i = 0; i < nf; i++, scale /= 10) {
+            if (!is_digit(f[i]))
                 return -1;
-            ms += (f[i] - '0') * scale;
+            frac += (f[i] - '0') * scale;
         }
     }
-    long total = secs * 1000 + ms;
-    if (total <= 0 || total > 86400L * 1000)
+    if (whole * 1000 + frac <= 0 || whole * 1000 + frac > SECONDS_MAX * 1000)
         return -1;
-    *out_ms = total;
+    *out_ms = whole * 1000 + frac;
     return 0;
 }
 
-static bool dns_name_valid(const char *h, size_t n)
+/* DNS name per RFC 1123 labels: [A-Za-z0-9-], no edge '-', label <= 63, name <= 253. */
+static bool dns_name_valid(const char *h, size_t len)
 {
-    if (n == 0 || n > 253)
-        return false;
     size_t label = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)h[i];
-        if (c == '.') {
-            if (label == 0 || h[i - 1] == '-')
+
+    if (len == 0 || len > 253)
+        return false;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || h[i] == '.') {
+            if (label == 0 || label > 63 || h[i - 1] == '-' || h[i - label] == '-')
                 return false;
             label = 0;
-            continue;
-        }
-        if (!(isalnum(c) || c == '-') || (label == 0 && c == '-') || ++label > 63)
+        } else if (is_alnum(h[i]) || h[i] == '-') {
+            label++;
+        } else {
             return false;
+        }
     }
-    return label > 0 && h[n - 1] != '-';
+    return true;
 }
 
-static bool entry_valid(const char *e, size_t n, char *why, size_t whylen)
+static bool ip_valid(int af, const char *h, size_t len)
+{
+    char buf[INET6_ADDRSTRLEN + 1];
+    unsigned char addr[sizeof(struct in6_addr)];
+
+    if (len == 0 || len >= sizeof(buf))
+        return false;
+    memcpy(buf, h, len);
+    buf[len] = '\0';
+    return inet_pton(af, buf, addr) == 1;
+}
+
+/* Only digits and dots: a would-be IPv4 address, which DNS rules must not rescue ("10.0.0"). */
+static bool looks_numeric(const char *h, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!is_digit(h[i]) && h[i] != '.')
+            return false;
+    return true;
+}
+
+static bool entry_valid(const char *e, size_t len, char *why, size_t whylen)
 {
     const char *colon;
+    const char *host = e;
     size_t hlen;
+    char port[8];
+    size_t plen;
+    int p;
 
-    if (n == 0) {
-        snprintf(why, whylen, "an entry is empty");
-        return false;
-    }
-    if (e[0] == '[') {
-        const char *close = memchr(e, ']', n);
-        if (close == NULL || (size_t)(close - e) + 1 >= n || close[1] != ':') {
-            snprintf(why, whylen, "entry \"%.*s\" must be [IPv6]:port", (int)n, e);
+    if (len > 0 && e[0] == '[') {
+        const char *close = memchr(e, ']', len);
+        if (close == NULL) {
+            why_set(why, whylen, "entry \"%.*s\" has an unclosed '['", (int)len, e);
             return false;
         }
-        char host[64];
-        hlen = (size_t)(close - e) - 1;
-        if (hlen == 0 || hlen >= sizeof host) {
-            snprintf(why, whylen, "entry \"%.*s\" has no valid IPv6 address", (int)n, e);
-            return false;
-        }
-        memcpy(host, e + 1, hlen);
-        host[hlen] = '\0';
-        struct in6_addr a6;
-        if (inet_pton(AF_INET6, host, &a6) != 1) {
-            snprintf(why, whylen, "entry \"%.*s\" has no valid IPv6 address", (int)n, e);
-            return false;
-        }
+        host = e + 1;
+        hlen = (size_t)(close - host);
         colon = close + 1;
+        if (colon == e + len) {
+            why_set(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
+            return false;
+        }
+        if (*colon != ':') {
+            why_set(why, whylen, "entry \"%.*s\" has junk after ']'", (int)len, e);
+            return false;
+        }
+        if (!ip_valid(AF_INET6, host, hlen)) {
+            why_set(why, whylen, "entry \"%.*s\" has an invalid IPv6 address", (int)len, e);
+            return false;
+        }
     } else {
-        colon = memchr(e, ':', n);
+        colon = NULL;
+        for (size_t i = 0; i < len; i++)
+            if (e[i] == ':')
+                colon = e + i;
         if (colon == NULL) {
-            snprintf(why, whylen, "entry \"%.*s\" has no port", (int)n, e);
+            why_set(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
             return false;
         }
         hlen = (size_t)(colon - e);
         if (hlen == 0) {
-            snprintf(why, whylen, "entry \"%.*s\" has no host", (int)n, e);
+            why_set(why, whylen, "entry \"%.*s\" has no host", (int)len, e);
             return false;
         }
-        if (memchr(colon + 1, ':', n - hlen - 1) != NULL) {
-            snprintf(why, whylen, "entry \"%.*s\" must be host:port (IPv6 in brackets)", (int)n, e);
+        if (memchr(e, ':', hlen) != NULL) {
+            why_set(why, whylen, "entry \"%.*s\": an IPv6 address needs brackets, as in [::1]:9092",
+                    (int)len, e);
             return false;
         }
-        if (!dns_name_valid(e, hlen)) {
-            snprintf(why, whylen, "entry \"%.*s\" has an invalid host name", (int)n, e);
+        if (looks_numeric(host, hlen) ? !ip_valid(AF_INET, host, hlen)
+                                      : !dns_name_valid(host, hlen)) {
+            why_set(why, whylen, "entry \"%.*s\" has an invalid host", (int)len, e);
             return false;
         }
     }
-    char port[8];
-    size_t plen = n - (size_t)(colon + 1 - e);
-    int p;
-    if (plen == 0 || plen >= sizeof port) {
-        snprintf(why, whylen, "entry \"%.*s\" has no valid port (1-65535)", (int)n, e);
+    plen = (size_t)(e + len - (colon + 1));
+    if (plen == 0 || plen >= sizeof(port)) {
+        why_set(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len, e);
         return false;
     }
     memcpy(port, colon + 1, plen);
     port[plen] = '\0';
     if (mm2_parse_port(port, &p) != 0) {
-        snprintf(why, whylen, "entry \"%.*s\" has no valid port (1-65535)", (int)n, e);
+        why_set(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len, e);
         return false;
     }
     return true;
@@ -158,43 +218,61 @@ static bool entry_valid(const char *e, size_t n, char *why, size_t whylen)
 
 bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen)
 {
-    if (s == NULL || *s == '\0') {
-        snprintf(why, whylen, "the list is empty");
+    size_t total;
+    const char *e;
+
+    if (s == NULL || s[0] == '\0') {
+        why_set(why, whylen, "list is empty");
         return false;
     }
-    if (strlen(s) > 4096) {
-        snprintf(why, whylen, "the list is longer than 4096 characters");
+    total = strlen(s);
+    if (total > MM2_HOSTPORT_LIST_MAX) {
+        why_set(why, whylen, "list is %zu characters long (at most %d)", total,
+                MM2_HOSTPORT_LIST_MAX);
         return false;
     }
-    for (;;) {
-        size_t n = strcspn(s, ",");
-        if (!entry_valid(s, n, why, whylen))
+    e = s;
+    for (size_t n = 1;; n++) {
+        const char *comma = strchr(e, ',');
+        size_t len = comma != NULL ? (size_t)(comma - e) : strlen(e);
+        if (len == 0) {
+            why_set(why, whylen, "entry %zu is empty", n);
             return false;
-        if (s[n] == '\0')
+        }
+        if (!entry_valid(e, len, why, whylen))
+            return false;
+        if (comma == NULL)
             return true;
-        s += n + 1;
+        e = comma + 1;
     }
 }
 
+/* Kafka's Topic.MAX_NAME_LENGTH. */
+#define TOPIC_MAX 249
+
 bool mm2_topic_valid(const char *s, char *why, size_t whylen)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (n == 0) {
-        snprintf(why, whylen, "a topic name cannot be empty");
-        return false;
-    }
-    if (n > 249) {
-        snprintf(why, whylen, "a topic name is at most 249 characters, this one has %zu", n);
+    size_t len;
+
+    if (s == NULL || s[0] == '\0') {
+        why_set(why, whylen, "topic name is empty");
         return false;
     }
     if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
-        snprintf(why, whylen, "a topic name cannot be \".\" or \"..\"");
+        why_set(why, whylen, "topic name cannot be \"%s\"", s);
         return false;
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (!(isalnum(c) || c == '.' || c == '_' || c == '-')) {
-            snprintf(why, whylen, "character %zu is not one of [a-zA-Z0-9._-]", i + 1);
+    len = strlen(s);
+    if (len > TOPIC_MAX) {
+        why_set(why, whylen, "topic name is %zu characters long (at most %d)", len, TOPIC_MAX);
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (!is_alnum(s[i]) && s[i] != '.' && s[i] != '_' && s[i] != '-') {
+            why_set(why, whylen,
+                    "topic name \"%s\" has an illegal character at position %zu (allowed: "
+                    "[a-zA-Z0-9._-])",
+                    s, i + 1);
             return false;
         }
     }
