@@ -60,12 +60,13 @@ endef
 $(foreach d,$(BIN_DIRS),$(eval $(call bin_rule,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))))))
 
 MAN_PAGES := $(wildcard docs/*.1)
+LINT_VENV ?= $(or $(MM2KIT_CACHE),/var/cache/mm2kit)/lint-venv
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e lint fmt fmt-check install clean deps test test-fast \
-        image bed-smoke rehearsal san-unit san-cli compat-39 bench
+        image bed-smoke rehearsal san-unit san-cli compat-39 bench memcheck
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -123,6 +124,16 @@ lint: fmt-check
 	$(Q)shellcheck -x $(SH_FILES)
 	$(Q)shellcheck -x -s bash $(BATS_FILES)
 	$(Q)scripts/banned-check $(C_FILES)
+	@echo "  CHECKOV docker/mm2/Dockerfile"
+	$(Q)$(LINT_VENV)/bin/checkov -f docker/mm2/Dockerfile --framework dockerfile --quiet --compact --skip-download
+
+# No leaks: every unit binary, and the entrypoint on a good and a bad environment.
+memcheck: $(UNIT_BIN) $(BINS)
+	$(Q)for t in $(UNIT_BIN); do \
+	  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 $$t >/dev/null 2>&1 || { echo "memcheck: $$t failed under valgrind" >&2; exit 1; }; \
+	done
+	$(Q)tests/memcheck-cli $(B)
+	@echo "memcheck: no leaks or memory errors in $(words $(UNIT_BIN)) unit binaries and the CLI runs"
 
 fmt-check:
 	@echo "  FMT-CHECK"
@@ -153,6 +164,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory lint
 	$(Q)$(MAKE) --no-print-directory unit cli
 	$(Q)$(MAKE) --no-print-directory san-unit san-cli
+	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
 
 clean:

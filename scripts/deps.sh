@@ -57,17 +57,22 @@ events_logger = "file"
 CONF
   printf '%s: wrote %s\n' "$prog" "$conf" >&2
 fi
-# The bed's Python tools, in a venv of their own (never the system Python).
+# Python tools in venvs of their own (never the system Python), reinstalled
+# only when their requirements file changes.
 cache=${MM2KIT_CACHE:-/var/cache/mm2kit}
-req=$(cd "$(dirname "$0")/.." && pwd)/tests/bed/requirements.txt
-venv=$cache/venv
-stamp=$venv/.requirements.sha256
-want=$(sha256sum "$req" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  printf '%s: installing the Python tools of %s into %s\n' "$prog" "$req" "$venv" >&2
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv_sync() { # venv-dir requirements-file
+  local venv=$1 req=$2 want
+  want=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ -x "$venv/bin/python3" ] && [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
+  printf '%s: installing %s into %s\n' "$prog" "${req#"$root"/}" "$venv" >&2
   mkdir -p "$cache"
   python3 -m venv "$venv" || die "python3 -m venv $venv failed"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" || die "pip install -r $req failed"
-  printf '%s\n' "$want" >"$stamp"
-fi
+  printf '%s\n' "$want" >"$venv/.requirements.sha256"
+}
+venv_sync "$cache/venv" "$root/tests/bed/requirements.txt"
+venv_sync "$cache/lint-venv" "$root/tests/lint-requirements.txt"
 printf '%s: ready\n' "$prog" >&2

@@ -4,7 +4,7 @@
 #
 #   bed.sh up [N]            start everything (N workers, default 3); removes leftovers first
 #   bed.sh down              keep every container's log in $BED_DIR/logs, remove all
-#   bed.sh worker-start I [podman run args...]   start worker I (1..9)
+#   bed.sh worker-start I [podman run args...] [-- command...]   start worker I (1..9)
 #   bed.sh worker-wait I [SECONDS]               wait for worker I's /health 200
 #   bed.sh kit ARGS...       run bedkit.py (Kafka client) with the bed's credentials
 #
@@ -100,16 +100,20 @@ worker_env_args() { # i
     -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS"
 }
 
-worker_start() { # i [podman args...]
+worker_start() { # i [podman args...] [-- command...]
   local i=$1; shift
   local name; name=$(bed_worker_name "$i")
-  local env_args=()
+  local env_args=() extra=() cmd=()
+  while [ $# -gt 0 ]; do
+    if [ "$1" = -- ]; then shift; cmd=("$@"); break; fi
+    extra+=("$1"); shift
+  done
   mapfile -t env_args < <(worker_env_args "$i")
   timeout 60 podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$(bed_worker_ip "$i")" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=512m,mode=1777 \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_WORKER_MEMORY" \
-    "${env_args[@]}" "$@" "$IMAGE" >/dev/null
+    "${env_args[@]}" "${extra[@]}" "$IMAGE" "${cmd[@]}" >/dev/null
 }
 
 worker_wait() { # i [seconds]

@@ -206,6 +206,46 @@ def cmd_compare(a):
     return 1 if bad else 0
 
 
+def cmd_ends(a):
+    """The log end offset of each partition, as JSON {"partition": end}."""
+    c = Consumer(conf(a.bootstrap, **{"group.id": f"bedkit-{os.getpid()}"}))
+    try:
+        md = c.list_topics(a.topic, timeout=a.timeout)
+        t = md.topics.get(a.topic)
+        if t is None or t.error is not None:
+            fail(5, f"topic {a.topic} not found at {a.bootstrap}")
+        ends = {str(p): c.get_watermark_offsets(TopicPartition(a.topic, p), timeout=a.timeout)[1]
+                for p in sorted(t.partitions)}
+    finally:
+        c.close()
+    print(json.dumps(ends, sort_keys=True))
+    return 0
+
+
+def cmd_connect_offsets(a):
+    """The last source offset Connect committed per partition for one
+    connector and topic, read from the worker group's offsets topic:
+    JSON {"partition": offset} (a null value, a reset, removes the entry)."""
+    out = {}
+    for recs in read_all(a.bootstrap, a.offsets_topic, a.timeout).values():
+        for r in recs:
+            if r["k"] is None:
+                continue
+            key = json.loads(bytes.fromhex(r["k"]))
+            if not (isinstance(key, list) and len(key) == 2 and key[0] == a.connector):
+                continue
+            part = key[1]
+            if part.get("topic") != a.topic:
+                continue
+            p = str(part.get("partition"))
+            if r["v"] is None:
+                out.pop(p, None)
+            else:
+                out[p] = json.loads(bytes.fromhex(r["v"])).get("offset")
+    print(json.dumps(out, sort_keys=True))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -223,9 +263,15 @@ def main():
     c = sub.add_parser("compare"); c.add_argument("--source", required=True)
     c.add_argument("--target", required=True); c.add_argument("--topic", required=True)
     c.add_argument("--target-topic"); c.add_argument("--timeout", type=float, default=120)
+    e = sub.add_parser("ends"); e.add_argument("--bootstrap", required=True)
+    e.add_argument("--topic", required=True); e.add_argument("--timeout", type=float, default=30)
+    co = sub.add_parser("connect-offsets"); co.add_argument("--bootstrap", required=True)
+    co.add_argument("--offsets-topic", required=True); co.add_argument("--connector", required=True)
+    co.add_argument("--topic", required=True); co.add_argument("--timeout", type=float, default=60)
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
-            "dump": cmd_dump, "compare": cmd_compare}[a.cmd](a)
+            "dump": cmd_dump, "compare": cmd_compare,
+            "ends": cmd_ends, "connect-offsets": cmd_connect_offsets}[a.cmd](a)
 
 
 if __name__ == "__main__":

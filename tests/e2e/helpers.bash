@@ -14,13 +14,17 @@ BED=$E2E_ROOT/tests/bed/bed.sh
 BED_DIR=${BED_DIR:-$E2E_ROOT/build/bed}
 export BED_DIR
 
-# rest METHOD WORKER_INDEX PATH [JSON_BODY]: prints the body, then the status
-# code on its own last line.
+# rest METHOD WORKER_INDEX PATH [JSON_BODY]: prints the HTTP status on the
+# first line, then the body (bats drops empty lines, so the status comes first).
 rest() {
-  local method=$1 i=$2 path=$3 body=${4:-}
-  local args=(-s -m 100 -X "$method" -w '\n%{http_code}' -H 'Content-Type: application/json')
+  local method=$1 i=$2 path=$3 body=${4:-} out code
+  out=$(mktemp)
+  local args=(-s -m 100 -X "$method" -o "$out" -w '%{http_code}' -H 'Content-Type: application/json')
   [ -n "$body" ] && args+=(--data "$body")
-  curl "${args[@]}" "http://$(bed_worker_ip "$i"):8088$path"
+  code=$(curl "${args[@]}" "http://$(bed_worker_ip "$i"):8088$path")
+  printf '%s\n' "$code"
+  cat "$out"
+  rm -f "$out"
 }
 
 # The MirrorSourceConnector config the bed uses, for connector NAME and topic regex TOPICS.
@@ -59,4 +63,22 @@ wait_for() {
     [ $SECONDS -lt $end ] || return 1
     sleep 1
   done
+}
+
+# The index (1..9) of the worker whose IP is $1.
+worker_index_of() { local ip=$1; printf '%s' "${ip##"$BED_WORKER_IP_PREFIX"}"; }
+
+# The current leader's index, from the newest assignment a worker logged.
+leader_index() {
+  local url
+  url=$(podman logs "$(bed_worker_name "${1:-1}")" 2>&1 | grep -o "leaderUrl='http://[0-9.]*:8088/'" | tail -n 1)
+  url=${url#leaderUrl=\'http://}
+  worker_index_of "${url%%:*}"
+}
+
+# connector_running NAME [WORKER]: the connector and all its tasks RUNNING.
+connector_running() {
+  local body
+  body=$(curl -s -m 10 "http://$(bed_worker_ip "${2:-1}"):8088/connectors/$1/status") || return 1
+  printf '%s' "$body" | jq -e '.connector.state == "RUNNING" and (.tasks | length > 0) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
