@@ -16,6 +16,14 @@ CONN=wk
     run -0 podman inspect -f '{{.Config.User}} {{.Path}}' "$(bed_worker_name "$i")"
     assert_output "10001:10001 /usr/local/bin/mm2-entrypoint"
   done
+  # PID 1 is the JVM the entrypoint exec'd, logging as the Kafka version needs.
+  run -0 podman exec "$(bed_worker_name 1)" sh -c 'ls /opt/kafka/libs | grep -E "^kafka-clients-[0-9.]+\.jar$"'
+  case "$output" in
+    kafka-clients-3.*) want=-Dlog4j.configuration=file:/etc/mm2/connect-log4j.properties ;;
+    *) want=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml ;;
+  esac
+  run -0 podman exec "$(bed_worker_name 1)" sh -c "tr '\\0' ' ' </proc/1/cmdline"
+  assert_output --regexp "^java .* $want .*org.apache.kafka.connect.cli.ConnectDistributed /etc/mm2/connect-mm2.properties $"
 }
 
 @test "a create and a stop sent to a worker that is not the leader are forwarded and succeed" {
