@@ -177,6 +177,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory san-unit san-cli
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
+	$(Q)$(MAKE) --no-print-directory compat-39
 
 clean:
 	rm -rf build
