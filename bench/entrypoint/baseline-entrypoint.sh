@@ -22,7 +22,7 @@ done
   err "CONNECT_SASL_JAAS_CONFIG malformed"
 case "${CONNECT_SASL_JAAS_CONFIG:-}" in *JndiLoginModule* | *LdapLoginModule* | *jndi:* | *ldap:*) err "refused" ;; esac
 port=${CONNECT_REST_PORT:-8088}
-[[ $port =~ ^[0-9]{1,5}$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || err "bad port"
+if ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then err "bad port"; fi
 # The address must be this host's: one fork of ip(8), as such scripts do.
 case "${POD_IP:-}" in
   127.*) ;;
