@@ -1,0 +1,296 @@
+/* http: bounded GETs on libcurl (see http.h). */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define BASE_URL_MAX (HTTP_URL_MAX - 256)
+#define SHOW 200 /* characters of a bad URL repeated in a reason */
+#define BODY_START 4096
+
+struct http_client {
+    CURL *curl;
+    char base[BASE_URL_MAX + 1];
+    char errbuf[CURL_ERROR_SIZE];
+};
+
+/* What the write callback collects; too_large and oom say why it stopped the transfer. */
+struct body {
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool too_large;
+    bool oom;
+};
+
+static void why_set(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void why_set(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (why == NULL || whylen == 0)
+        return;
+    va_start(ap, fmt);
+    if (vsnprintf(why, whylen, fmt, ap) < 0)
+        why[0] = '\0';
+    va_end(ap);
+}
+
+enum mm2_status http_global_init(struct mm2_error *err)
+{
+    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+    if (rc != CURLE_OK)
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot initialise libcurl: %s",
+                             curl_easy_strerror(rc));
+    return MM2_OK;
+}
+
+void http_global_cleanup(void)
+{
+    curl_global_cleanup();
+}
+
+/* True when part is present in u (libcurl reports an absent part as an error). */
+static bool url_has(CURLU *u, CURLUPart part)
+{
+    char *v = NULL;
+    bool has = curl_url_get(u, part, &v, 0) == CURLUE_OK && v != NULL;
+
+    curl_free(v);
+    return has;
+}
+
+bool http_base_url_valid(const char *url, char *why, size_t whylen)
+{
+    size_t n;
+    CURLU *u;
+    CURLUcode uc;
+    bool ok = false;
+
+    if (url == NULL || url[0] == '\0') {
+        why_set(why, whylen, "it is empty");
+        return false;
+    }
+    n = strlen(url);
+    if (n > BASE_URL_MAX) {
+        why_set(why, whylen, "it is longer than %d bytes", BASE_URL_MAX);
+        return false;
+    }
+    if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+        why_set(why, whylen, "\"%.*s\" does not start with http:// or https://", SHOW, url);
+        return false;
+    }
+    u = curl_url();
+    if (u == NULL) {
+        why_set(why, whylen, "out of memory");
+        return false;
+    }
+    uc = curl_url_set(u, CURLUPART_URL, url, 0);
+    if (uc == CURLUE_NO_HOST) {
+        why_set(why, whylen, "\"%.*s\" has no host", SHOW, url);
+    } else if (uc != CURLUE_OK) {
+        why_set(why, whylen, "\"%.*s\" is not a valid URL (%s)", SHOW, url, curl_url_strerror(uc));
+    } else if (url_has(u, CURLUPART_USER) || url_has(u, CURLUPART_PASSWORD)) {
+        /* The URL is not repeated: it holds a secret. */
+        why_set(why, whylen, "it carries credentials (USER@), which the process list would show");
+    } else if (!url_has(u, CURLUPART_HOST)) {
+        why_set(why, whylen, "\"%.*s\" has no host", SHOW, url);
+    } else if (url_has(u, CURLUPART_QUERY) || url_has(u, CURLUPART_FRAGMENT) ||
+               strpbrk(url, "?#") != NULL) {
+        why_set(why, whylen, "\"%.*s\" has a query or fragment", SHOW, url);
+    } else {
+        ok = true;
+    }
+    curl_url_cleanup(u);
+    return ok;
+}
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct body *b = userp;
+    size_t n = size * nmemb; /* size is always 1 */
+
+    if (n > (size_t)HTTP_BODY_MAX - b->len) {
+        b->too_large = true;
+        return 0; /* anything but n aborts the transfer with CURLE_WRITE_ERROR */
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap > 0 ? b->cap : BODY_START;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if (cap > (size_t)HTTP_BODY_MAX + 1)
+            cap = (size_t)HTTP_BODY_MAX + 1;
+        char *p = realloc(b->buf, cap);
+        if (p == NULL) {
+            b->oom = true;
+            return 0;
+        }
+        b->buf = p;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, data, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+    return n;
+}
+
+enum mm2_status http_client_new(const char *base_url, const char *user_agent,
+                                struct http_client **out, struct mm2_error *err)
+{
+    char why[512];
+    struct http_client *c;
+    CURLcode rc = CURLE_OK;
+    size_t n;
+
+    if (!http_base_url_valid(base_url, why, sizeof(why)))
+        return mm2_error_set(err, MM2_USAGE, "invalid base URL: %s", why);
+    c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    n = strlen(base_url);
+    while (n > 0 && base_url[n - 1] == '/')
+        n--;
+    memcpy(c->base, base_url, n);
+    c->base[n] = '\0';
+    c->curl = curl_easy_init();
+    if (c->curl == NULL) {
+        free(c);
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot create a libcurl handle");
+    }
+    /* Each setopt can fail only on a bad option or no memory; the first failure stops the rest. */
+    rc = curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
+    if (rc == CURLE_OK) /* signals would interrupt the JVM's PID 1 neighbours; threads are fine */
+        rc = curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (rc == CURLE_OK) /* "" disables proxies, even those named by http_proxy and friends */
+        rc = curl_easy_setopt(c->curl, CURLOPT_PROXY, "");
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    if (rc == CURLE_OK) /* refuses early a body whose Content-Length is already too large */
+        rc = curl_easy_setopt(c->curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)HTTP_BODY_MAX);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+#if LIBCURL_VERSION_NUM >= 0x075700
+    /* Without it, cleaning up after a timed-out lookup joins the resolver thread, which may sit
+     * in getaddrinfo() long past the deadline (libcurl 7.87.0+). */
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_QUICK_EXIT, 1L);
+#endif
+    if (rc == CURLE_OK && user_agent != NULL)
+        rc = curl_easy_setopt(c->curl, CURLOPT_USERAGENT, user_agent);
+    if (rc != CURLE_OK) {
+        http_client_free(c);
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot configure libcurl: %s",
+                             curl_easy_strerror(rc));
+    }
+    *out = c;
+    return MM2_OK;
+}
+
+void http_client_free(struct http_client *c)
+{
+    if (c == NULL)
+        return;
+    curl_easy_cleanup(c->curl);
+    free(c);
+}
+
+void http_response_free(struct http_response *resp)
+{
+    if (resp == NULL)
+        return;
+    free(resp->body);
+    resp->body = NULL;
+    resp->len = 0;
+}
+
+/* libcurl's detail when it left one, else its generic text for rc. */
+static const char *detail(const struct http_client *c, CURLcode rc)
+{
+    return c->errbuf[0] != '\0' ? c->errbuf : curl_easy_strerror(rc);
+}
+
+static enum mm2_status failure(const struct http_client *c, CURLcode rc, const struct body *b,
+                               long timeout_ms, struct mm2_error *err)
+{
+    if (b->too_large || rc == CURLE_FILESIZE_EXCEEDED)
+        return mm2_error_set(err, MM2_UNEXPECTED, "response body larger than %ld bytes",
+                             HTTP_BODY_MAX);
+    if (b->oom || rc == CURLE_OUT_OF_MEMORY)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+        return mm2_error_set(err, MM2_UNREACHABLE, "timed out after %ld ms", timeout_ms);
+    case CURLE_COULDNT_CONNECT: {
+        long os_errno = 0;
+        if (curl_easy_getinfo(c->curl, CURLINFO_OS_ERRNO, &os_errno) != CURLE_OK || os_errno == 0)
+            return mm2_error_set(err, MM2_UNREACHABLE, "cannot connect to %s", c->base);
+        return mm2_error_set(err, MM2_UNREACHABLE, "cannot connect to %s: %s", c->base,
+                             strerror((int)os_errno));
+    }
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+        return mm2_error_set(err, MM2_UNREACHABLE, "%s", detail(c, rc));
+    case CURLE_GOT_NOTHING:
+        return mm2_error_set(err, MM2_UNREACHABLE, "connection closed without an answer");
+    default:
+        return mm2_error_set(err, MM2_UNEXPECTED, "%s", detail(c, rc));
+    }
+}
+
+enum mm2_status http_get(struct http_client *c, const char *path, const struct mm2_deadline *dl,
+                         struct http_response *resp, struct mm2_error *err)
+{
+    char url[HTTP_URL_MAX];
+    struct body b = {0};
+    long left = mm2_deadline_remaining_ms(dl);
+    long start = mm2_now_ms();
+    CURLcode rc = CURLE_OK;
+    int n;
+
+    memset(resp, 0, sizeof(*resp));
+    if (left <= 0)
+        return mm2_error_set(err, MM2_UNREACHABLE, "timed out before the request was sent");
+    n = snprintf(url, sizeof(url), "%s%s", c->base, path);
+    if (n < 0 || (size_t)n >= sizeof(url))
+        return mm2_error_set(err, MM2_USAGE, "URL longer than %d bytes", HTTP_URL_MAX - 1);
+    c->errbuf[0] = '\0';
+    rc = curl_easy_setopt(c->curl, CURLOPT_URL, url);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &b);
+    /* One deadline for the whole run (DESIGN 3.4): what is left bounds connect and transfer. */
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS, left);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, left);
+    if (rc == CURLE_OK)
+        rc = curl_easy_perform(c->curl);
+    resp->elapsed_ms = mm2_now_ms() - start;
+    if (rc != CURLE_OK) {
+        free(b.buf);
+        return failure(c, rc, &b, left, err);
+    }
+    if (curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &resp->status) != CURLE_OK)
+        resp->status = 0;
+    if (b.buf == NULL) {
+        b.buf = malloc(1);
+        if (b.buf == NULL)
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        b.buf[0] = '\0';
+    }
+    resp->body = b.buf;
+    resp->len = b.len;
+    return MM2_OK;
+}

@@ -1,0 +1,272 @@
+/* mm2-probe: asks a Kafka Connect worker's REST API one question and answers with the exit code
+ * (DESIGN 3.4), for kubelet probes and monitoring.
+ *
+ * One hard deadline covers the whole run; it never forks (the JVM is PID 1 in the worker's
+ * container and reaps nothing, so a forked child would stay a zombie); it prints nothing on
+ * success unless --verbose. Exit codes: DESIGN 6. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "http.h"
+#include "mm2_deadline.h"
+#include "mm2_env.h"
+#include "mm2_err.h"
+#include "mm2_log.h"
+#include "mm2_parse.h"
+#include "probe.h"
+
+#define PROG "mm2-probe"
+#define DEFAULT_REST_PORT 8088 /* the entrypoint's default CONNECT_REST_PORT */
+#define DEFAULT_TIMEOUT_MS 5000L
+#define CONNECTORS_MAX 64
+#define CONNECTOR_NAME_MAX 1024
+#define SHOW 120 /* characters of a bad value repeated in a message */
+
+static const struct {
+    const char *name;
+    probe_check_fn fn;
+} checks[] = {
+    {"live", probe_live},
+    {"ready", probe_ready},
+    {"connectors", probe_connectors},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " live|ready|connectors [OPTION]...\n"
+            "Asks a Kafka Connect worker's REST API one question; the exit code is the answer.\n"
+            "\n"
+            "Checks:\n"
+            "  live        GET / answers 2xx: REST is up (livenessProbe); never fails because\n"
+            "              of connectors, tasks or a rebalance\n"
+            "  ready       GET /health answers 200 (readinessProbe, startupProbe); Kafka before\n"
+            "              3.9 answers 404 there, then GET /connectors answering 200 counts\n"
+            "  connectors  GET /connectors?expand=status: no connector or task FAILED, no\n"
+            "              RUNNING connector without tasks, every --connector present;\n"
+            "              prints one line per connector: NAME STATE tasks=RUNNING/TOTAL failed=N\n"
+            "\n"
+            "Options:\n"
+            "  -u, --url URL           the worker's REST API, http[s]://HOST[:PORT][/PATH]\n"
+            "                          (http://127.0.0.1:$CONNECT_REST_PORT)\n"
+            "  -t, --timeout SECONDS   one deadline for the whole run, up to 3 decimals (%ld)\n"
+            "  -c, --connector NAME    connectors: judge and show only NAME; repeatable, at most\n"
+            "                          %d; a missing one is unhealthy\n"
+            "  -f, --format text|json  connectors: the summary's format (text)\n"
+            "  -v, --verbose           one stderr line per request: method, path, status, ms\n"
+            "  -h, --help              this text\n"
+            "  -V, --version           the version\n"
+            "\n"
+            "Environment:\n"
+            "  CONNECT_REST_PORT       REST port of the default --url (%d); not read with --url\n"
+            "Proxy variables (http_proxy, https_proxy, ...) are ignored: the probe talks to the\n"
+            "worker directly. No redirect is followed; bodies over 1048576 bytes are refused.\n"
+            "\n"
+            "Exit codes: 0 healthy, 1 unhealthy, 2 usage, 3 invalid environment,\n"
+            "4 worker unreachable or timed out, 5 unexpected answer.\n"
+            "Silent on success unless --verbose; diagnostics on stderr, the summary on stdout.\n",
+            DEFAULT_TIMEOUT_MS / 1000, CONNECTORS_MAX, DEFAULT_REST_PORT);
+}
+
+/* One diagnostic line, the --help hint, and the usage exit code. */
+static enum mm2_status usage_error(const struct mm2_log *log, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static enum mm2_status usage_error(const struct mm2_log *log, const char *fmt, ...)
+{
+    struct mm2_error e = {0};
+    va_list ap;
+
+    va_start(ap, fmt);
+    if (vsnprintf(e.msg, sizeof(e.msg), fmt, ap) < 0)
+        e.msg[0] = '\0';
+    va_end(ap);
+    mm2_log_error(log, "%s", e.msg);
+    fprintf(stderr, "Try '" PROG " --help'.\n");
+    return MM2_USAGE;
+}
+
+struct cli {
+    struct probe_opts opts;
+    probe_check_fn check;
+    const char *url; /* --url as given, NULL for the default */
+    const char *names[CONNECTORS_MAX];
+    bool format_given;
+    bool verbose;
+    char default_url[64];
+};
+
+/* The option getopt stopped at, as the user wrote it: "--name..." or "-c". */
+static void bad_option(char *buf, size_t len, char *const *argv)
+{
+    const char *arg = argv[optind - 1];
+
+    if (strncmp(arg, "--", 2) == 0 || optopt == 0)
+        (void)snprintf(buf, len, "%.*s", SHOW, arg);
+    else
+        (void)snprintf(buf, len, "-%c", optopt);
+}
+
+static enum mm2_status set_check(struct cli *cli, const char *arg, const struct mm2_log *log)
+{
+    if (cli->check != NULL)
+        return usage_error(log, "unexpected argument '%.*s'", SHOW, arg);
+    for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        if (strcmp(arg, checks[i].name) == 0) {
+            cli->check = checks[i].fn;
+            return MM2_OK;
+        }
+    }
+    return usage_error(log, "unknown check '%.*s'; expected live, ready or connectors", SHOW, arg);
+}
+
+static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const struct mm2_log *log,
+                                  bool *exit_now)
+{
+    static const struct option opts[] = {
+        {"url", required_argument, NULL, 'u'},       {"timeout", required_argument, NULL, 't'},
+        {"connector", required_argument, NULL, 'c'}, {"format", required_argument, NULL, 'f'},
+        {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0},
+    };
+    char opt[SHOW + 4];
+    enum mm2_status st = MM2_OK;
+    int c;
+
+    opterr = 0;
+    /* '-': operands come back in order as 1, so options may follow the check and POSIXLY_CORRECT
+     * changes nothing; ':': a missing argument is told apart from an unknown option. */
+    while (st == MM2_OK && (c = getopt_long(argc, argv, "-:u:t:c:f:vhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            st = set_check(cli, optarg, log);
+            break;
+        case 'u':
+            cli->url = optarg;
+            break;
+        case 't':
+            if (mm2_parse_seconds(optarg, &cli->opts.timeout_ms) != 0)
+                st = usage_error(log,
+                                 "--timeout must be seconds above 0 and at most 86400 with at "
+                                 "most 3 decimals, as in 5 or 0.5, got \"%.*s\"",
+                                 SHOW, optarg);
+            break;
+        case 'c':
+            if (optarg[0] == '\0')
+                st = usage_error(log, "--connector needs a connector name, got \"\"");
+            else if (strlen(optarg) > CONNECTOR_NAME_MAX)
+                st = usage_error(log, "--connector NAME must be at most %d bytes",
+                                 CONNECTOR_NAME_MAX);
+            else if (cli->opts.nconnectors >= CONNECTORS_MAX)
+                st = usage_error(log, "--connector may be given at most %d times", CONNECTORS_MAX);
+            else
+                cli->names[cli->opts.nconnectors++] = optarg;
+            break;
+        case 'f':
+            cli->format_given = true;
+            if (strcmp(optarg, "json") == 0)
+                cli->opts.json = true;
+            else if (strcmp(optarg, "text") == 0)
+                cli->opts.json = false;
+            else
+                st = usage_error(log, "--format must be text or json, got \"%.*s\"", SHOW, optarg);
+            break;
+        case 'v':
+            cli->verbose = true;
+            break;
+        case 'h':
+            usage(stdout);
+            *exit_now = true;
+            return MM2_OK;
+        case 'V':
+            printf(PROG " %s\n", MM2KIT_VERSION);
+            *exit_now = true;
+            return MM2_OK;
+        case ':':
+            bad_option(opt, sizeof(opt), argv);
+            st = usage_error(log, "option '%s' needs an argument", opt);
+            break;
+        default:
+            bad_option(opt, sizeof(opt), argv);
+            st = usage_error(log, "unknown option '%s'", opt);
+            break;
+        }
+    }
+    if (st != MM2_OK)
+        return st;
+    if (cli->check == NULL)
+        return usage_error(log, "no check given; expected live, ready or connectors");
+    if (cli->check != probe_connectors && cli->opts.nconnectors > 0)
+        return usage_error(log, "--connector applies only to the connectors check");
+    if (cli->check != probe_connectors && cli->format_given)
+        return usage_error(log, "--format applies only to the connectors check");
+    return MM2_OK;
+}
+
+/* --url, checked; or the default from CONNECT_REST_PORT (exit 3 when that is bad). */
+static enum mm2_status resolve_url(struct cli *cli, const struct mm2_log *log)
+{
+    const char *v;
+    int port = DEFAULT_REST_PORT;
+
+    if (cli->url != NULL) {
+        char why[512];
+        if (!http_base_url_valid(cli->url, why, sizeof(why)))
+            return usage_error(log, "--url must be http[s]://HOST[:PORT][/PATH]: %s", why);
+        cli->opts.url = cli->url;
+        return MM2_OK;
+    }
+    v = mm2_env_get("CONNECT_REST_PORT");
+    if (v != NULL && mm2_parse_port(v, &port) != 0) {
+        mm2_log_error(log, "CONNECT_REST_PORT must be a port number from 1 to 65535, got \"%.*s\"",
+                      SHOW, v);
+        return MM2_CONFIG;
+    }
+    (void)snprintf(cli->default_url, sizeof(cli->default_url), "http://127.0.0.1:%d", port);
+    cli->opts.url = cli->default_url;
+    return MM2_OK;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli = {.opts = {.timeout_ms = DEFAULT_TIMEOUT_MS}};
+    struct probe_ctx ctx = {0};
+    struct mm2_error err = {0};
+    struct mm2_log log;
+    bool exit_now = false;
+    bool curl_up = false;
+    enum mm2_status st;
+
+    mm2_log_init(&log, PROG, stderr, MM2_LOG_WARN);
+    cli.opts.connectors = cli.names;
+    st = parse_args(argc, argv, &cli, &log, &exit_now);
+    if (st != MM2_OK || exit_now)
+        return st;
+    st = resolve_url(&cli, &log);
+    if (st != MM2_OK)
+        return st;
+    if (cli.verbose)
+        log.level = MM2_LOG_INFO;
+
+    /* The deadline starts before libcurl does: its start-up counts against --timeout too. */
+    mm2_deadline_start(&ctx.deadline, cli.opts.timeout_ms);
+    ctx.opts = &cli.opts;
+    ctx.log = &log;
+    ctx.out = stdout;
+    st = http_global_init(&err);
+    curl_up = st == MM2_OK;
+    if (st == MM2_OK)
+        st = http_client_new(cli.opts.url, PROG "/" MM2KIT_VERSION, &ctx.http, &err);
+    if (st == MM2_OK)
+        st = cli.check(&ctx, &err);
+    if (st != MM2_OK && err.msg[0] != '\0')
+        mm2_log_error(&log, "%s", err.msg);
+
+    http_client_free(ctx.http);
+    if (curl_up)
+        http_global_cleanup();
+    return st;
+}
