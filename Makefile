@@ -121,6 +121,7 @@ compat-39: deps
 # Figures beside their baselines, measured in the same run (not tests).
 bench: all
 	$(Q)bench/entrypoint/run.sh 500 $(if $(BED),--bed)
+	$(if $(BED),$(Q)bench/probe/run.sh 1000)
 
 # ---- quality -------------------------------------------------------------------------------
 C_FILES  = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
