@@ -91,6 +91,7 @@ probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I
 @test "connectors fails for a RUNNING connector without tasks" {
   # Wrong source credentials: the connector runs but can list no topic, so
   # it creates no task, and nothing is replicated.
+  # shellcheck disable=SC2016 # ${env:...} is Connect's syntax, matched literally
   body=$(mirror_connector_json probe-idle 'probe\\.t' |
     sed 's|"source.cluster.sasl.jaas.config": "${env:MM2_SOURCE_SASL_JAAS_CONFIG}"|"source.cluster.sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required username=\\"connect\\" password=\\"wrong\\";"|')
   run -0 rest POST 1 /connectors "$body"
