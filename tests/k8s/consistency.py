@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Cross-checks the rendered manifests against the sources they must agree
+with: environment variable names, ports, paths and UID/GID, read from
+entrypoint/*.c, probes/*.c, docker/mm2/Dockerfile, connect-mm2.properties and
+the Job's files, never from a second hand-kept list.
+
+  consistency.py ROOT < rendered.yaml
+Prints one line per check; exits 1 when any fails.
+"""
+import json
+import os
+import re
+import sys
+
+import yaml
+
+ROOT = sys.argv[1]
+fails = 0
+
+
+def check(ok, what):
+    global fails
+    print(f"consistency: {'ok' if ok else 'FAIL'}: {what}")
+    if not ok:
+        fails += 1
+
+
+def read(*parts):
+    with open(os.path.join(ROOT, *parts)) as f:
+        return f.read()
+
+
+docs = [d for d in yaml.safe_load_all(sys.stdin.read()) if d]
+by_kind = {}
+for d in docs:
+    by_kind.setdefault(d["kind"], []).append(d)
+dep = by_kind["Deployment"][0]
+job = by_kind["Job"][0]
+svc = by_kind["Service"][0]
+cms = {c["metadata"]["name"]: c for c in by_kind["ConfigMap"]}
+
+# --- what the sources read ---------------------------------------------------------------
+ep_src = "".join(read("entrypoint", f) for f in sorted(os.listdir(os.path.join(ROOT, "entrypoint"))) if f.endswith((".c", ".h")))
+ep_vars = set(re.findall(r'"((?:CONNECT|JMX|KAFKA|MM2|POD)_[A-Z0-9_]*|POD_IP|LOG_DIR)"', ep_src))
+ep_required = set(re.findall(r'mm2_env_required\(\s*"([A-Z0-9_]+)"', ep_src))
+ep_required |= {v for v in re.findall(r'"(CONNECT_[A-Z_]+_STORAGE_TOPIC)"', ep_src)}
+defaults = {"CONNECT_REST_PORT", "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS"}
+def uncommented(text, marks="#"):
+    return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith(tuple(marks)))
+
+
+props = uncommented(read("docker", "mm2", "connect-mm2.properties"))
+prop_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", props))
+allow = re.search(r"^config\.providers\.env\.param\.allowlist\.pattern=\^\((.*)\)\$$", props, re.M)
+allowlist = set(allow.group(1).split("|")) if allow else set()
+dockerfile = read("docker", "mm2", "Dockerfile")
+user = re.search(r"^USER (\d+):(\d+)$", dockerfile, re.M)
+expose = re.search(r"^EXPOSE (\d+)$", dockerfile, re.M)
+rest_default = re.search(r"#define EP_DEFAULT_REST_PORT (\d+)", ep_src)
+run_uid = re.search(r"#define EP_RUN_UID (\d+)", ep_src)
+run_gid = re.search(r"#define EP_RUN_GID (\d+)", ep_src)
+probe_src = "".join(read("probes", f) for f in os.listdir(os.path.join(ROOT, "probes")) if f.endswith(".c"))
+
+# --- the Deployment ----------------------------------------------------------------------
+pod = dep["spec"]["template"]["spec"]
+c = pod["containers"][0]
+env_cm = cms[c["envFrom"][0]["configMapRef"]["name"]]["data"]
+dep_env = set(env_cm) | {e["name"] for e in c.get("env", [])}
+check(ep_required <= dep_env, f"the Deployment sets every variable mm2-entrypoint requires: missing {sorted(ep_required - dep_env)}")
+# Allowlisted variables are readable by connector configs too.
+unknown = {v for v in dep_env if v not in ep_vars | prop_vars | allowlist}
+check(not unknown, f"every variable the Deployment sets is read by the entrypoint, the worker config or a connector config: unread {sorted(unknown)}")
+check(prop_vars <= allowlist, f"every ${{env:X}} of the worker config is in its allowlist: missing {sorted(prop_vars - allowlist)}")
+unset = {v for v in prop_vars if v not in dep_env and v not in defaults}
+check(not unset, f"every ${{env:X}} of the worker config is set by the Deployment or defaulted by the entrypoint: unset {sorted(unset)}")
+conn = json.loads(cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["data"]["connector.json"])
+conn_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", json.dumps(conn)))
+check(conn_vars <= allowlist and conn_vars <= dep_env,
+      f"the connector JSON's ${{env:X}} are allowlisted and set on every worker: {sorted(conn_vars)}")
+
+ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+check(int(env_cm["CONNECT_REST_PORT"]) == ports["rest"] == int(expose.group(1)) == int(rest_default.group(1)),
+      f"REST port agrees: ConfigMap {env_cm['CONNECT_REST_PORT']}, containerPort {ports['rest']}, EXPOSE {expose.group(1)}, entrypoint default {rest_default.group(1)}")
+check(int(env_cm.get("JMX_EXPORTER_PORT", 0)) == ports["metrics"],
+      f"JMX_EXPORTER_PORT {env_cm.get('JMX_EXPORTER_PORT')} is the metrics containerPort {ports['metrics']}")
+svc_ports = {p["name"]: p for p in svc["spec"]["ports"]}
+check(all(p["targetPort"] in ports for p in svc_ports.values()), "every Service targetPort names a container port")
+sm = by_kind["ServiceMonitor"][0]
+check(all(e["port"] in svc_ports for e in sm["spec"]["endpoints"]), "the ServiceMonitor scrapes a named Service port")
+np_ports = {p["port"] for np in by_kind["NetworkPolicy"] for r in np["spec"].get("ingress", []) for p in r.get("ports", [])}
+check({ports["rest"], ports["metrics"]} <= np_ports, f"the NetworkPolicy admits REST and metrics: {sorted(np_ports)}")
+
+uid, gid = int(user.group(1)), int(user.group(2))
+for name, spec in (("Deployment", pod), ("Job", job["spec"]["template"]["spec"])):
+    sc = spec["securityContext"]
+    csc = spec["containers"][0]["securityContext"]
+    check(sc["runAsUser"] == csc["runAsUser"] == uid == int(run_uid.group(1)) and
+          sc["runAsGroup"] == csc["runAsGroup"] == gid == int(run_gid.group(1)),
+          f"{name} runs as the image's USER {uid}:{gid}, the entrypoint's drop target")
+    check(csc["readOnlyRootFilesystem"] is True and any(m["mountPath"] == "/tmp" for m in spec["containers"][0]["volumeMounts"]),
+          f"{name}: read-only root with /tmp mounted (the only path written: LOG_DIR)")
+check("/tmp" == re.search(r'put\(l, "LOG_DIR", "([^"]+)"', ep_src).group(1), "the entrypoint's LOG_DIR default is the mounted /tmp")
+
+for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+    cmd = c[probe]["exec"]["command"]
+    check(cmd[0] == "mm2-probe" and f'"{cmd[1]}"' in probe_src,
+          f"{probe} runs an mm2-probe check that exists: {' '.join(cmd)}")
+    t = float(cmd[cmd.index("--timeout") + 1])
+    check(t < c[probe]["timeoutSeconds"], f"{probe}: the probe's own deadline {t} s is inside the kubelet's {c[probe]['timeoutSeconds']} s")
+
+# --- the Job -----------------------------------------------------------------------------
+jc = job["spec"]["template"]["spec"]["containers"][0]
+script = " ".join(jc.get("command", []) + jc.get("args", []))
+check(job["spec"]["backoffLimit"] == 0, "the offset Job never retries (backoffLimit 0)")
+check("resume" not in script and "mm2-offsets apply" in script and "mm2-offsets verify" in script,
+      "the offset Job runs apply and verify, never resume")
+ini = cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["data"]["migration.ini"]
+ini_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", uncommented(ini, ";#")))
+job_env = {e["name"] for e in jc.get("env", [])}
+check(ini_vars <= job_env, f"every ${{env:X}} of migration.ini is set in the Job: missing {sorted(ini_vars - job_env)}")
+mounts = {m["mountPath"] for m in jc["volumeMounts"]}
+for path in re.findall(r"(/etc/[\w./-]+)", script + ini):
+    check(any(path.startswith(m + "/") for m in mounts), f"{path} is under a mounted volume")
+
+print(f"consistency: {'all checks passed' if not fails else f'{fails} failed'}")
+sys.exit(1 if fails else 0)
