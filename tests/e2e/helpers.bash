@@ -82,3 +82,17 @@ connector_running() {
   body=$(curl -s -m 10 "http://$(bed_worker_ip "${2:-1}"):8088/connectors/$1/status") || return 1
   printf '%s' "$body" | jq -e '.connector.state == "RUNNING" and (.tasks | length > 0) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
+
+# group_settled SECONDS: no worker of 1..3 started connectors or tasks (the
+# end of a rebalance) in the last SECONDS.  A worker stopped right after a
+# rebalance was once seen to hang in Connect's shutdown until SIGKILL.
+group_settled() {
+  local quiet=$1 i last newest=0 t
+  for i in 1 2 3; do
+    last=$(podman logs "$(bed_worker_name "$i")" 2>&1 | grep -F 'Finished starting connectors and tasks' | tail -n 1 | cut -c2-20)
+    [ -n "$last" ] || continue
+    t=$(date -u -d "$last" +%s) || return 1
+    [ "$t" -gt "$newest" ] && newest=$t
+  done
+  [ $(( $(date -u +%s) - newest )) -ge "$quiet" ]
+}

@@ -44,6 +44,10 @@ CONN=wk
 }
 
 @test "SIGTERM stops a worker well inside the grace period, after its final offset commit, and the group rebalances" {
+  # Earlier tests (probe.bats) make workers join and leave: let the group
+  # settle first, as a rolling update waits for the previous pod to be Ready.
+  # Then replicate and stop at once, well inside the 10 s flush interval.
+  wait_for $(( BED_REBALANCE_DELAY_MS / 1000 + 120 )) group_settled 15
   wait_for 120 connector_running "$CONN"
   run -0 "$BED" kit produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic "$TOPIC" --count 3000 --partitions 6 --seed 7
   run -0 "$BED" kit compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic "$TOPIC" --timeout 120
