@@ -84,3 +84,15 @@ void mm2_error_clear(struct mm2_error *err)
     err->code = MM2_OK;
     err->msg[0] = '\0';
 }
+
+void mm2_whyf(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (why == NULL || whylen == 0)
+        return;
+    va_start(ap, fmt);
+    if (vsnprintf(why, whylen, fmt, ap) < 0)
+        why[0] = '\0';
+    va_end(ap);
+}

@@ -52,4 +52,9 @@ enum mm2_status mm2_error_prefix(struct mm2_error *err, const char *fmt, ...)
 /* Resets err to MM2_OK with an empty message. err may be NULL. */
 void mm2_error_clear(struct mm2_error *err);
 
+/* Formats a short reason into the caller's buffer `why` (for the *_valid
+ * style checks that return bool and explain a refusal).  NULL or a zero
+ * length is allowed and writes nothing; a long reason is cut. */
+void mm2_whyf(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -1,6 +1,8 @@
 /* mm2_parse: strict number, port, duration, bootstrap list and topic parsing (see mm2_parse.h). */
 #include "mm2_parse.h"
 
+#include "mm2_err.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -8,21 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (why == NULL || whylen == 0)
-        return;
-    va_start(ap, fmt);
-    if (vsnprintf(why, whylen, fmt, ap) < 0)
-        why[0] = '\0';
-    va_end(ap);
-}
 
 static bool is_digit(char c)
 {
@@ -159,22 +146,22 @@ static bool entry_valid(const char *e, size_t len, char *why, size_t whylen)
     if (len > 0 && e[0] == '[') {
         const char *close = memchr(e, ']', len);
         if (close == NULL) {
-            why_set(why, whylen, "entry \"%.*s\" has an unclosed '['", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has an unclosed '['", (int)len, e);
             return false;
         }
         host = e + 1;
         hlen = (size_t)(close - host);
         colon = close + 1;
         if (colon == e + len) {
-            why_set(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
             return false;
         }
         if (*colon != ':') {
-            why_set(why, whylen, "entry \"%.*s\" has junk after ']'", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has junk after ']'", (int)len, e);
             return false;
         }
         if (!ip_valid(AF_INET6, host, hlen)) {
-            why_set(why, whylen, "entry \"%.*s\" has an invalid IPv6 address", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has an invalid IPv6 address", (int)len, e);
             return false;
         }
     } else {
@@ -183,34 +170,37 @@ static bool entry_valid(const char *e, size_t len, char *why, size_t whylen)
             if (e[i] == ':')
                 colon = e + i;
         if (colon == NULL) {
-            why_set(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has no port", (int)len, e);
             return false;
         }
         hlen = (size_t)(colon - e);
         if (hlen == 0) {
-            why_set(why, whylen, "entry \"%.*s\" has no host", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has no host", (int)len, e);
             return false;
         }
         if (memchr(e, ':', hlen) != NULL) {
-            why_set(why, whylen, "entry \"%.*s\": an IPv6 address needs brackets, as in [::1]:9092",
-                    (int)len, e);
+            mm2_whyf(why, whylen,
+                     "entry \"%.*s\": an IPv6 address needs brackets, as in [::1]:9092", (int)len,
+                     e);
             return false;
         }
         if (looks_numeric(host, hlen) ? !ip_valid(AF_INET, host, hlen)
                                       : !dns_name_valid(host, hlen)) {
-            why_set(why, whylen, "entry \"%.*s\" has an invalid host", (int)len, e);
+            mm2_whyf(why, whylen, "entry \"%.*s\" has an invalid host", (int)len, e);
             return false;
         }
     }
     plen = (size_t)(e + len - (colon + 1));
     if (plen == 0 || plen >= sizeof(port)) {
-        why_set(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len, e);
+        mm2_whyf(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len,
+                 e);
         return false;
     }
     memcpy(port, colon + 1, plen);
     port[plen] = '\0';
     if (mm2_parse_port(port, &p) != 0) {
-        why_set(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len, e);
+        mm2_whyf(why, whylen, "entry \"%.*s\" has an invalid port (expected 1..65535)", (int)len,
+                 e);
         return false;
     }
     return true;
@@ -222,13 +212,13 @@ bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen)
     const char *e;
 
     if (s == NULL || s[0] == '\0') {
-        why_set(why, whylen, "list is empty");
+        mm2_whyf(why, whylen, "list is empty");
         return false;
     }
     total = strlen(s);
     if (total > MM2_HOSTPORT_LIST_MAX) {
-        why_set(why, whylen, "list is %zu characters long (at most %d)", total,
-                MM2_HOSTPORT_LIST_MAX);
+        mm2_whyf(why, whylen, "list is %zu characters long (at most %d)", total,
+                 MM2_HOSTPORT_LIST_MAX);
         return false;
     }
     e = s;
@@ -236,7 +226,7 @@ bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen)
         const char *comma = strchr(e, ',');
         size_t len = comma != NULL ? (size_t)(comma - e) : strlen(e);
         if (len == 0) {
-            why_set(why, whylen, "entry %zu is empty", n);
+            mm2_whyf(why, whylen, "entry %zu is empty", n);
             return false;
         }
         if (!entry_valid(e, len, why, whylen))
@@ -255,24 +245,24 @@ bool mm2_topic_valid(const char *s, char *why, size_t whylen)
     size_t len;
 
     if (s == NULL || s[0] == '\0') {
-        why_set(why, whylen, "topic name is empty");
+        mm2_whyf(why, whylen, "topic name is empty");
         return false;
     }
     if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
-        why_set(why, whylen, "topic name cannot be \"%s\"", s);
+        mm2_whyf(why, whylen, "topic name cannot be \"%s\"", s);
         return false;
     }
     len = strlen(s);
     if (len > TOPIC_MAX) {
-        why_set(why, whylen, "topic name is %zu characters long (at most %d)", len, TOPIC_MAX);
+        mm2_whyf(why, whylen, "topic name is %zu characters long (at most %d)", len, TOPIC_MAX);
         return false;
     }
     for (size_t i = 0; i < len; i++) {
         if (!is_alnum(s[i]) && s[i] != '.' && s[i] != '_' && s[i] != '-') {
-            why_set(why, whylen,
-                    "topic name \"%s\" has an illegal character at position %zu (allowed: "
-                    "[a-zA-Z0-9._-])",
-                    s, i + 1);
+            mm2_whyf(why, whylen,
+                     "topic name \"%s\" has an illegal character at position %zu (allowed: "
+                     "[a-zA-Z0-9._-])",
+                     s, i + 1);
             return false;
         }
     }

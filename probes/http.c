@@ -27,21 +27,6 @@ struct body {
     bool oom;
 };
 
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (why == NULL || whylen == 0)
-        return;
-    va_start(ap, fmt);
-    if (vsnprintf(why, whylen, fmt, ap) < 0)
-        why[0] = '\0';
-    va_end(ap);
-}
-
 enum mm2_status http_global_init(struct mm2_error *err)
 {
     CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -75,36 +60,36 @@ bool http_base_url_valid(const char *url, char *why, size_t whylen)
     bool ok = false;
 
     if (url == NULL || url[0] == '\0') {
-        why_set(why, whylen, "it is empty");
+        mm2_whyf(why, whylen, "it is empty");
         return false;
     }
     n = strlen(url);
     if (n > BASE_URL_MAX) {
-        why_set(why, whylen, "it is longer than %d bytes", BASE_URL_MAX);
+        mm2_whyf(why, whylen, "it is longer than %d bytes", BASE_URL_MAX);
         return false;
     }
     if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
-        why_set(why, whylen, "\"%.*s\" does not start with http:// or https://", SHOW, url);
+        mm2_whyf(why, whylen, "\"%.*s\" does not start with http:// or https://", SHOW, url);
         return false;
     }
     u = curl_url();
     if (u == NULL) {
-        why_set(why, whylen, "out of memory");
+        mm2_whyf(why, whylen, "out of memory");
         return false;
     }
     uc = curl_url_set(u, CURLUPART_URL, url, 0);
     if (uc == CURLUE_NO_HOST) {
-        why_set(why, whylen, "\"%.*s\" has no host", SHOW, url);
+        mm2_whyf(why, whylen, "\"%.*s\" has no host", SHOW, url);
     } else if (uc != CURLUE_OK) {
-        why_set(why, whylen, "\"%.*s\" is not a valid URL (%s)", SHOW, url, curl_url_strerror(uc));
+        mm2_whyf(why, whylen, "\"%.*s\" is not a valid URL (%s)", SHOW, url, curl_url_strerror(uc));
     } else if (url_has(u, CURLUPART_USER) || url_has(u, CURLUPART_PASSWORD)) {
         /* The URL is not repeated: it holds a secret. */
-        why_set(why, whylen, "it carries credentials (USER@), which the process list would show");
+        mm2_whyf(why, whylen, "it carries credentials (USER@), which the process list would show");
     } else if (!url_has(u, CURLUPART_HOST)) {
-        why_set(why, whylen, "\"%.*s\" has no host", SHOW, url);
+        mm2_whyf(why, whylen, "\"%.*s\" has no host", SHOW, url);
     } else if (url_has(u, CURLUPART_QUERY) || url_has(u, CURLUPART_FRAGMENT) ||
                strpbrk(url, "?#") != NULL) {
-        why_set(why, whylen, "\"%.*s\" has a query or fragment", SHOW, url);
+        mm2_whyf(why, whylen, "\"%.*s\" has a query or fragment", SHOW, url);
     } else {
         ok = true;
     }

@@ -127,6 +127,20 @@ static void test_error_clear_resets(void **state)
     mm2_error_clear(NULL);
 }
 
+static void test_whyf_formats_and_cuts(void **state)
+{
+    (void)state;
+    char why[8];
+
+    mm2_whyf(why, sizeof(why), "port %d", 99999);
+    assert_string_equal(why, "port 99");
+    mm2_whyf(why, sizeof(why), "%s", "ok");
+    assert_string_equal(why, "ok");
+    mm2_whyf(NULL, 0, "ignored %d", 1);
+    mm2_whyf(why, 0, "ignored %d", 1);
+    assert_string_equal(why, "ok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_error_set_exact_fit_is_not_marked),
         cmocka_unit_test(test_error_prefix_truncates_with_ellipsis),
         cmocka_unit_test(test_error_clear_resets),
+        cmocka_unit_test(test_whyf_formats_and_cuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
