@@ -235,7 +235,7 @@ static enum mm2_status report(struct probe_ctx *ctx, const struct connect_status
 
 enum mm2_status probe_connectors(struct probe_ctx *ctx, struct mm2_error *err)
 {
-    struct http_response resp;
+    struct mm2_http_response resp;
     struct connect_status *s = NULL;
     enum mm2_status st = probe_get(ctx, PATH, &resp, err);
 
@@ -246,11 +246,11 @@ enum mm2_status probe_connectors(struct probe_ctx *ctx, struct mm2_error *err)
         probe_body_message(&resp, msg, sizeof(msg));
         mm2_error_set(err, MM2_CHECK_FAILED, "GET " PATH ": HTTP %ld%s%s", resp.status,
                       msg[0] != '\0' ? ": " : "", msg);
-        http_response_free(&resp);
+        mm2_http_response_free(&resp);
         return MM2_CHECK_FAILED;
     }
     st = connect_status_parse(resp.body, resp.len, &s, err);
-    http_response_free(&resp);
+    mm2_http_response_free(&resp);
     if (st != MM2_OK)
         return mm2_error_prefix(err, "GET " PATH);
     st = report(ctx, s, err);

@@ -7,19 +7,19 @@
 
 enum mm2_status probe_live(struct probe_ctx *ctx, struct mm2_error *err)
 {
-    struct http_response resp;
+    struct mm2_http_response resp;
     char msg[512];
     enum mm2_status st = probe_get(ctx, "/", &resp, err);
 
     if (st != MM2_OK)
         return st;
     if (resp.status >= 200 && resp.status < 300) {
-        http_response_free(&resp);
+        mm2_http_response_free(&resp);
         return MM2_OK;
     }
     probe_body_message(&resp, msg, sizeof(msg));
     mm2_error_set(err, MM2_CHECK_FAILED, "GET /: HTTP %ld%s%s", resp.status, msg[0] ? ": " : "",
                   msg);
-    http_response_free(&resp);
+    mm2_http_response_free(&resp);
     return MM2_CHECK_FAILED;
 }

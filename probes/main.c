@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "http.h"
+#include "mm2_http.h"
 #include "mm2_deadline.h"
 #include "mm2_env.h"
 #include "mm2_err.h"
@@ -214,7 +214,7 @@ static enum mm2_status resolve_url(struct cli *cli, const struct mm2_log *log)
 
     if (cli->url != NULL) {
         char why[512];
-        if (!http_base_url_valid(cli->url, why, sizeof(why)))
+        if (!mm2_http_base_url_valid(cli->url, why, sizeof(why)))
             return usage_error(log, "--url must be http[s]://HOST[:PORT][/PATH]: %s", why);
         cli->opts.url = cli->url;
         return MM2_OK;
@@ -256,17 +256,18 @@ int main(int argc, char **argv)
     ctx.opts = &cli.opts;
     ctx.log = &log;
     ctx.out = stdout;
-    st = http_global_init(&err);
+    st = mm2_http_global_init(&err);
     curl_up = st == MM2_OK;
     if (st == MM2_OK)
-        st = http_client_new(cli.opts.url, PROG "/" MM2KIT_VERSION, &ctx.http, &err);
+        st =
+            mm2_http_new(cli.opts.url, PROG "/" MM2KIT_VERSION, MM2_HTTP_BODY_MAX, &ctx.http, &err);
     if (st == MM2_OK)
         st = cli.check(&ctx, &err);
     if (st != MM2_OK && err.msg[0] != '\0')
         mm2_log_error(&log, "%s", err.msg);
 
-    http_client_free(ctx.http);
+    mm2_http_free(ctx.http);
     if (curl_up)
-        http_global_cleanup();
+        mm2_http_global_cleanup();
     return st;
 }

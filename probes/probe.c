@@ -4,10 +4,10 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct http_response *resp,
+enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_http_response *resp,
                           struct mm2_error *err)
 {
-    enum mm2_status st = http_get(ctx->http, path, &ctx->deadline, resp, err);
+    enum mm2_status st = mm2_http_get(ctx->http, path, &ctx->deadline, resp, err);
 
     if (st != MM2_OK) {
         mm2_log_info(ctx->log, "GET %s failed after %ld ms", path, resp->elapsed_ms);
@@ -15,7 +15,7 @@ enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct http_r
     }
     mm2_log_info(ctx->log, "GET %s %ld %ld ms", path, resp->status, resp->elapsed_ms);
     if (resp->status >= 300 && resp->status < 400) {
-        http_response_free(resp);
+        mm2_http_response_free(resp);
         return mm2_error_set(err, MM2_UNEXPECTED,
                              "GET %s: unexpected HTTP %ld (redirects are not followed)", path,
                              resp->status);
@@ -25,7 +25,7 @@ enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct http_r
 
 #define MESSAGE_MAX 300
 
-void probe_body_message(const struct http_response *resp, char *buf, size_t buflen)
+void probe_body_message(const struct mm2_http_response *resp, char *buf, size_t buflen)
 {
     cJSON *root;
     const cJSON *m;

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "http.h"
+#include "mm2_http.h"
 #include "mm2_deadline.h"
 #include "mm2_err.h"
 #include "mm2_log.h"
@@ -30,7 +30,7 @@ struct probe_opts {
 
 struct probe_ctx {
     const struct probe_opts *opts;
-    struct http_client *http;
+    struct mm2_http *http;
     struct mm2_deadline deadline;
     const struct mm2_log *log;
     FILE *out;
@@ -41,13 +41,13 @@ typedef enum mm2_status (*probe_check_fn)(struct probe_ctx *ctx, struct mm2_erro
 /* GET path within the run's deadline; logs "GET PATH STATUS N ms" at info level (--verbose).
  * MM2_OK for an answer that is not a redirect (any other status: the check decides); a 3xx is
  * MM2_UNEXPECTED, as no redirect is followed. Errors are prefixed "GET PATH". On MM2_OK the
- * caller frees resp with http_response_free. */
-enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct http_response *resp,
+ * caller frees resp with mm2_http_response_free. */
+enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_http_response *resp,
                           struct mm2_error *err);
 
 /* Connect's "message" from an error body ({"error_code":N,"message":"..."} or the /health
  * object), cut to a bounded length; "" when the body is not JSON or has none. Copies into buf. */
-void probe_body_message(const struct http_response *resp, char *buf, size_t buflen);
+void probe_body_message(const struct mm2_http_response *resp, char *buf, size_t buflen);
 
 /* The checks, one file each: live.c, ready.c, connectors.c. */
 enum mm2_status probe_live(struct probe_ctx *ctx, struct mm2_error *err);

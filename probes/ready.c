@@ -20,7 +20,7 @@ static const char *health_status(const cJSON *root)
     return cJSON_IsObject(root) && cJSON_IsString(s) ? s->valuestring : NULL;
 }
 
-static enum mm2_status healthy(const struct http_response *resp, struct mm2_error *err)
+static enum mm2_status healthy(const struct mm2_http_response *resp, struct mm2_error *err)
 {
     cJSON *root = cJSON_ParseWithLength(resp->body, resp->len);
     const char *status = health_status(root);
@@ -39,7 +39,7 @@ static enum mm2_status healthy(const struct http_response *resp, struct mm2_erro
 }
 
 /* 500 or 503: Connect's own word on what is wrong, on one bounded line. */
-static enum mm2_status not_ready(const struct http_response *resp, struct mm2_error *err)
+static enum mm2_status not_ready(const struct mm2_http_response *resp, struct mm2_error *err)
 {
     cJSON *root = cJSON_ParseWithLength(resp->body, resp->len);
     const char *status = health_status(root);
@@ -60,7 +60,7 @@ static enum mm2_status not_ready(const struct http_response *resp, struct mm2_er
 /* Kafka before 3.9: GET /connectors answers 200 with a JSON array once the herder serves. */
 static enum mm2_status fallback(struct probe_ctx *ctx, struct mm2_error *err)
 {
-    struct http_response resp;
+    struct mm2_http_response resp;
     enum mm2_status st = probe_get(ctx, "/connectors", &resp, err);
 
     if (st != MM2_OK)
@@ -78,13 +78,13 @@ static enum mm2_status fallback(struct probe_ctx *ctx, struct mm2_error *err)
         st = mm2_error_set(err, MM2_CHECK_FAILED, "GET /connectors: HTTP %ld%s%s", resp.status,
                            msg[0] != '\0' ? ": " : "", msg);
     }
-    http_response_free(&resp);
+    mm2_http_response_free(&resp);
     return st;
 }
 
 enum mm2_status probe_ready(struct probe_ctx *ctx, struct mm2_error *err)
 {
-    struct http_response resp;
+    struct mm2_http_response resp;
     enum mm2_status st = probe_get(ctx, "/health", &resp, err);
 
     if (st != MM2_OK)
@@ -98,12 +98,12 @@ enum mm2_status probe_ready(struct probe_ctx *ctx, struct mm2_error *err)
         st = not_ready(&resp, err);
         break;
     case 404:
-        http_response_free(&resp);
+        mm2_http_response_free(&resp);
         return fallback(ctx, err);
     default:
         st = mm2_error_set(err, MM2_UNEXPECTED, "GET /health: unexpected HTTP %ld", resp.status);
         break;
     }
-    http_response_free(&resp);
+    mm2_http_response_free(&resp);
     return st;
 }

@@ -1,5 +1,5 @@
-/* http: bounded GETs on libcurl (see http.h). */
-#include "http.h"
+/* mm2_http: bounded requests on libcurl (see mm2_http.h). */
+#include "mm2_http.h"
 
 #include <curl/curl.h>
 #include <stdarg.h>
@@ -8,18 +8,20 @@
 #include <string.h>
 #include <strings.h>
 
-#define BASE_URL_MAX (HTTP_URL_MAX - 256)
+#define BASE_URL_MAX (MM2_HTTP_URL_MAX - 256)
 #define SHOW 200 /* characters of a bad URL repeated in a reason */
 #define BODY_START 4096
 
-struct http_client {
+struct mm2_http {
     CURL *curl;
+    size_t body_max;
     char base[BASE_URL_MAX + 1];
     char errbuf[CURL_ERROR_SIZE];
 };
 
 /* What the write callback collects; too_large and oom say why it stopped the transfer. */
 struct body {
+    size_t max;
     char *buf;
     size_t len;
     size_t cap;
@@ -27,7 +29,7 @@ struct body {
     bool oom;
 };
 
-enum mm2_status http_global_init(struct mm2_error *err)
+enum mm2_status mm2_http_global_init(struct mm2_error *err)
 {
     CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 
@@ -37,7 +39,7 @@ enum mm2_status http_global_init(struct mm2_error *err)
     return MM2_OK;
 }
 
-void http_global_cleanup(void)
+void mm2_http_global_cleanup(void)
 {
     curl_global_cleanup();
 }
@@ -52,7 +54,7 @@ static bool url_has(CURLU *u, CURLUPart part)
     return has;
 }
 
-bool http_base_url_valid(const char *url, char *why, size_t whylen)
+bool mm2_http_base_url_valid(const char *url, char *why, size_t whylen)
 {
     size_t n;
     CURLU *u;
@@ -102,7 +104,7 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userp)
     struct body *b = userp;
     size_t n = size * nmemb; /* size is always 1 */
 
-    if (n > (size_t)HTTP_BODY_MAX - b->len) {
+    if (n > b->max - b->len) {
         b->too_large = true;
         return 0; /* anything but n aborts the transfer with CURLE_WRITE_ERROR */
     }
@@ -110,8 +112,8 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userp)
         size_t cap = b->cap > 0 ? b->cap : BODY_START;
         while (cap < b->len + n + 1)
             cap *= 2;
-        if (cap > (size_t)HTTP_BODY_MAX + 1)
-            cap = (size_t)HTTP_BODY_MAX + 1;
+        if (cap > b->max + 1)
+            cap = b->max + 1;
         char *p = realloc(b->buf, cap);
         if (p == NULL) {
             b->oom = true;
@@ -126,19 +128,20 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userp)
     return n;
 }
 
-enum mm2_status http_client_new(const char *base_url, const char *user_agent,
-                                struct http_client **out, struct mm2_error *err)
+enum mm2_status mm2_http_new(const char *base_url, const char *user_agent, size_t body_max,
+                             struct mm2_http **out, struct mm2_error *err)
 {
     char why[512];
-    struct http_client *c;
+    struct mm2_http *c;
     CURLcode rc = CURLE_OK;
     size_t n;
 
-    if (!http_base_url_valid(base_url, why, sizeof(why)))
+    if (!mm2_http_base_url_valid(base_url, why, sizeof(why)))
         return mm2_error_set(err, MM2_USAGE, "invalid base URL: %s", why);
     c = calloc(1, sizeof(*c));
     if (c == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    c->body_max = body_max;
     n = strlen(base_url);
     while (n > 0 && base_url[n - 1] == '/')
         n--;
@@ -162,7 +165,7 @@ enum mm2_status http_client_new(const char *base_url, const char *user_agent,
     if (rc == CURLE_OK)
         rc = curl_easy_setopt(c->curl, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
     if (rc == CURLE_OK) /* refuses early a body whose Content-Length is already too large */
-        rc = curl_easy_setopt(c->curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)HTTP_BODY_MAX);
+        rc = curl_easy_setopt(c->curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_max);
     if (rc == CURLE_OK)
         rc = curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
 #if LIBCURL_VERSION_NUM >= 0x075700
@@ -174,7 +177,7 @@ enum mm2_status http_client_new(const char *base_url, const char *user_agent,
     if (rc == CURLE_OK && user_agent != NULL)
         rc = curl_easy_setopt(c->curl, CURLOPT_USERAGENT, user_agent);
     if (rc != CURLE_OK) {
-        http_client_free(c);
+        mm2_http_free(c);
         return mm2_error_set(err, MM2_UNEXPECTED, "cannot configure libcurl: %s",
                              curl_easy_strerror(rc));
     }
@@ -182,7 +185,7 @@ enum mm2_status http_client_new(const char *base_url, const char *user_agent,
     return MM2_OK;
 }
 
-void http_client_free(struct http_client *c)
+void mm2_http_free(struct mm2_http *c)
 {
     if (c == NULL)
         return;
@@ -190,7 +193,7 @@ void http_client_free(struct http_client *c)
     free(c);
 }
 
-void http_response_free(struct http_response *resp)
+void mm2_http_response_free(struct mm2_http_response *resp)
 {
     if (resp == NULL)
         return;
@@ -200,17 +203,17 @@ void http_response_free(struct http_response *resp)
 }
 
 /* libcurl's detail when it left one, else its generic text for rc. */
-static const char *detail(const struct http_client *c, CURLcode rc)
+static const char *detail(const struct mm2_http *c, CURLcode rc)
 {
     return c->errbuf[0] != '\0' ? c->errbuf : curl_easy_strerror(rc);
 }
 
-static enum mm2_status failure(const struct http_client *c, CURLcode rc, const struct body *b,
+static enum mm2_status failure(const struct mm2_http *c, CURLcode rc, const struct body *b,
                                long timeout_ms, struct mm2_error *err)
 {
     if (b->too_large || rc == CURLE_FILESIZE_EXCEEDED)
-        return mm2_error_set(err, MM2_UNEXPECTED, "response body larger than %ld bytes",
-                             HTTP_BODY_MAX);
+        return mm2_error_set(err, MM2_UNEXPECTED, "response body larger than %zu bytes",
+                             c->body_max);
     if (b->oom || rc == CURLE_OUT_OF_MEMORY)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     switch (rc) {
@@ -235,24 +238,100 @@ static enum mm2_status failure(const struct http_client *c, CURLcode rc, const s
     }
 }
 
-enum mm2_status http_get(struct http_client *c, const char *path, const struct mm2_deadline *dl,
-                         struct http_response *resp, struct mm2_error *err)
+const char *mm2_http_base(const struct mm2_http *c)
 {
-    char url[HTTP_URL_MAX];
-    struct body b = {0};
+    return c->base;
+}
+
+enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct mm2_deadline *dl,
+                             struct mm2_http_response *resp, struct mm2_error *err)
+{
+    return mm2_http_request(c, "GET", path, NULL, 0, dl, resp, err);
+}
+
+/* Only the methods Connect's REST API uses; anything else is a programming error. */
+static bool method_known(const char *m)
+{
+    return strcmp(m, "GET") == 0 || strcmp(m, "POST") == 0 || strcmp(m, "PUT") == 0 ||
+           strcmp(m, "PATCH") == 0 || strcmp(m, "DELETE") == 0;
+}
+
+/* Method, body and headers of one request; reset for every request, as the handle is reused. */
+static CURLcode set_request(struct mm2_http *c, const char *method, const char *body,
+                            size_t body_len, struct curl_slist *headers)
+{
+    CURLcode rc;
+
+    if (strcmp(method, "GET") == 0) {
+        rc = curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+        if (rc == CURLE_OK)
+            rc = curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, NULL);
+    } else if (body != NULL) {
+        rc = curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+        if (rc == CURLE_OK)
+            rc = curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body);
+        if (rc == CURLE_OK)
+            rc = curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST,
+                                  strcmp(method, "POST") == 0 ? NULL : method);
+    } else {
+        /* PUT /connectors/x/resume and friends carry no body: an empty POST with the verb. */
+        rc = curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+        if (rc == CURLE_OK)
+            rc = curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, "");
+        if (rc == CURLE_OK)
+            rc = curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, method);
+    }
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, headers);
+    return rc;
+}
+
+enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const char *path,
+                                 const char *body, size_t body_len, const struct mm2_deadline *dl,
+                                 struct mm2_http_response *resp, struct mm2_error *err)
+{
+    char url[MM2_HTTP_URL_MAX];
+    struct body b = {.max = c->body_max};
+    struct curl_slist *headers = NULL;
     long left = mm2_deadline_remaining_ms(dl);
     long start = mm2_now_ms();
     CURLcode rc = CURLE_OK;
     int n;
 
     memset(resp, 0, sizeof(*resp));
+    if (!method_known(method))
+        return mm2_error_set(err, MM2_USAGE, "unsupported HTTP method %.16s", method);
     if (left <= 0)
         return mm2_error_set(err, MM2_UNREACHABLE, "timed out before the request was sent");
     n = snprintf(url, sizeof(url), "%s%s", c->base, path);
     if (n < 0 || (size_t)n >= sizeof(url))
-        return mm2_error_set(err, MM2_USAGE, "URL longer than %d bytes", HTTP_URL_MAX - 1);
+        return mm2_error_set(err, MM2_USAGE, "URL longer than %d bytes", MM2_HTTP_URL_MAX - 1);
+    /* Connect answers JSON; a body we send is JSON. No "Expect: 100-continue" round trip. */
+    headers = curl_slist_append(headers, "Accept: application/json");
+    if (headers != NULL && body != NULL) {
+        struct curl_slist *h = curl_slist_append(headers, "Content-Type: application/json");
+        if (h == NULL) {
+            curl_slist_free_all(headers);
+            headers = NULL;
+        } else {
+            headers = h;
+        }
+    }
+    if (headers != NULL) {
+        struct curl_slist *h = curl_slist_append(headers, "Expect:");
+        if (h == NULL) {
+            curl_slist_free_all(headers);
+            headers = NULL;
+        } else {
+            headers = h;
+        }
+    }
+    if (headers == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     c->errbuf[0] = '\0';
     rc = curl_easy_setopt(c->curl, CURLOPT_URL, url);
+    if (rc == CURLE_OK)
+        rc = set_request(c, method, body, body_len, headers);
     if (rc == CURLE_OK)
         rc = curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &b);
     /* One deadline for the whole run (DESIGN 3.4): what is left bounds connect and transfer. */
@@ -263,6 +342,10 @@ enum mm2_status http_get(struct http_client *c, const char *path, const struct m
     if (rc == CURLE_OK)
         rc = curl_easy_perform(c->curl);
     resp->elapsed_ms = mm2_now_ms() - start;
+    /* The handle must not keep pointers to this request's headers or body. */
+    (void)curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+    (void)curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, NULL);
+    curl_slist_free_all(headers);
     if (rc != CURLE_OK) {
         free(b.buf);
         return failure(c, rc, &b, left, err);
