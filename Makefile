@@ -14,7 +14,7 @@ VERSION ?= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
-PKGS    := libcurl libcjson inih libcap rdkafka
+PKGS    := libcurl libcjson inih libcap rdkafka libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -85,7 +85,7 @@ $(B)/tests/unit/%: $(B)/tests/unit/%.o $(LIB_A)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 # ---- tests ---------------------------------------------------------------------------------
 unit: $(UNIT_BIN)
@@ -95,7 +95,11 @@ $(B)/tests/fake_launcher: $(B)/tests/cli/fake_launcher.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-cli: $(BINS) $(B)/tests/fake_launcher
+$(B)/tests/seal-artifact: $(B)/tests/cli/seal_artifact.o $(LIB_A)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+cli: $(BINS) $(B)/tests/fake_launcher $(B)/tests/seal-artifact
 	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/cli
 
 san-unit:

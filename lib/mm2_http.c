@@ -308,7 +308,8 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
         return mm2_error_set(err, MM2_USAGE, "URL longer than %d bytes", MM2_HTTP_URL_MAX - 1);
     /* Connect answers JSON; a body we send is JSON. No "Expect: 100-continue" round trip. */
     headers = curl_slist_append(headers, "Accept: application/json");
-    if (headers != NULL && body != NULL) {
+    /* Also for a bodiless PUT: libcurl would say x-www-form-urlencoded and Connect answers 415. */
+    if (headers != NULL && strcmp(method, "GET") != 0) {
         struct curl_slist *h = curl_slist_append(headers, "Content-Type: application/json");
         if (h == NULL) {
             curl_slist_free_all(headers);

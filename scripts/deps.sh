@@ -14,7 +14,7 @@ command -v dpkg-query >/dev/null || { printf '%s: error: needs a Debian machine 
 
 packages=(
   build-essential pkg-config git ca-certificates curl
-  libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev librdkafka-dev libcmocka-dev
+  libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev librdkafka-dev libssl-dev libcmocka-dev
   bats bats-support bats-assert shellcheck cppcheck clang-format valgrind
   openjdk-17-jdk-headless maven
   buildah podman runc debootstrap uidmap

@@ -246,6 +246,134 @@ def cmd_connect_offsets(a):
     return 0
 
 
+def parse_offsets(spec):
+    """"P:O,P:O" -> {P: O}."""
+    out = {}
+    for item in spec.split(","):
+        p, _, o = item.partition(":")
+        if not p.isdigit() or not o.lstrip("-").isdigit():
+            fail(2, f'offsets "{spec}" must be PARTITION:OFFSET[,...]')
+        out[int(p)] = int(o)
+    return out
+
+
+def cmd_commit(a):
+    """Commits offsets for a group the way Flink's source does: assign(), never subscribe(),
+    so the group stays Empty with no member."""
+    c = Consumer(conf(a.bootstrap, **{"group.id": a.group, "enable.auto.commit": False}))
+    try:
+        tps = [TopicPartition(a.topic, p, o) for p, o in sorted(parse_offsets(a.offsets).items())]
+        res = c.commit(offsets=tps, asynchronous=False)
+        bad = [t for t in res if t.error is not None]
+        if bad:
+            fail(5, f"commit to {a.group}: {bad[0].error}")
+    finally:
+        c.close()
+    return 0
+
+
+def cmd_delete_records(a):
+    """Deletes records below the given offsets (the log start moves there)."""
+    admin = AdminClient(conf(a.bootstrap))
+    tps = [TopicPartition(a.topic, p, o) for p, o in sorted(parse_offsets(a.before).items())]
+    futs = admin.delete_records(tps, operation_timeout=a.timeout, request_timeout=a.timeout)
+    for tp, f in futs.items():
+        try:
+            f.result(timeout=a.timeout)
+        except KafkaException as e:
+            fail(5, f"delete records of {tp.topic}-{tp.partition}: {e}")
+    return 0
+
+
+def read_range(bootstrap, topic, partition, start, end, timeout):
+    """The raw messages of one partition with start <= offset < end (read_committed)."""
+    c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-{os.getpid()}-{time.monotonic_ns()}",
+                                    "enable.auto.commit": False,
+                                    "isolation.level": "read_committed"}))
+    out = []
+    try:
+        if end <= start:
+            return out
+        c.assign([TopicPartition(topic, partition, start)])
+        deadline = time.monotonic() + timeout
+        while True:
+            if time.monotonic() > deadline:
+                fail(4, f"reading {topic}-{partition}: timed out after {timeout}s")
+            m = c.poll(0.5)
+            if m is None:
+                pos = c.position([TopicPartition(topic, partition)])[0].offset
+                if pos >= end:
+                    break
+                continue
+            if m.error():
+                continue
+            if m.offset() >= end:
+                break
+            out.append(m)
+            if m.offset() >= end - 1:
+                break
+    finally:
+        c.close()
+    return out
+
+
+def cmd_flink_copy(a):
+    """A Flink-like copier: copies source records [0, C) of each given partition to the same
+    partition of the target topic (key, value, headers and timestamp kept), flushes, then
+    commits C for the group on the source, as Flink does on a checkpoint."""
+    upto = parse_offsets(a.upto)
+    p = Producer(conf(a.target, **{"enable.idempotence": True, "linger.ms": 5}))
+    errors = []
+    copied = 0
+
+    def cb(err, _msg):
+        if err is not None:
+            errors.append(err)
+
+    for part, end in sorted(upto.items()):
+        for m in read_range(a.source, a.topic, part, a.start, end, a.timeout):
+            ts_type, ts = m.timestamp()
+            p.produce(a.target_topic or a.topic, value=m.value(), key=m.key(),
+                      headers=m.headers() or None, partition=part, timestamp=ts,
+                      on_delivery=cb)
+            copied += 1
+            p.poll(0)
+    left = p.flush(a.timeout)
+    if left or errors:
+        fail(4, f"flink-copy: {left} undelivered, {len(errors)} failed ({errors[:1]})")
+    c = Consumer(conf(a.source, **{"group.id": a.group, "enable.auto.commit": False}))
+    try:
+        res = c.commit(offsets=[TopicPartition(a.topic, q, o) for q, o in sorted(upto.items())],
+                       asynchronous=False)
+        bad = [t for t in res if t.error is not None]
+        if bad:
+            fail(5, f"commit to {a.group}: {bad[0].error}")
+    finally:
+        c.close()
+    print(copied)
+    return 0
+
+
+def cmd_txn_open(a):
+    """Leaves a transaction open on a partition, as a Flink EXACTLY_ONCE sink does between
+    checkpoints: begins, writes, flushes, and exits without committing. The broker aborts it
+    after --txn-timeout-ms (plus its cleanup interval)."""
+    p = Producer(conf(a.bootstrap, **{"transactional.id": a.txn_id,
+                                      "transaction.timeout.ms": a.txn_timeout_ms}))
+    p.init_transactions(a.timeout)
+    p.begin_transaction()
+    for i in range(a.count):
+        p.produce(a.topic, value=f"open-txn-{i}".encode(), partition=a.partition)
+    if p.flush(a.timeout):
+        fail(4, "txn-open: records not delivered")
+    if a.commit_after:
+        time.sleep(a.commit_after)
+        p.commit_transaction(a.timeout)
+    else:
+        os._exit(0)  # no abort on the way out: the transaction stays open
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -268,10 +396,29 @@ def main():
     co = sub.add_parser("connect-offsets"); co.add_argument("--bootstrap", required=True)
     co.add_argument("--offsets-topic", required=True); co.add_argument("--connector", required=True)
     co.add_argument("--topic", required=True); co.add_argument("--timeout", type=float, default=60)
+    cm = sub.add_parser("commit"); cm.add_argument("--bootstrap", required=True)
+    cm.add_argument("--group", required=True); cm.add_argument("--topic", required=True)
+    cm.add_argument("--offsets", required=True)
+    dr = sub.add_parser("delete-records"); dr.add_argument("--bootstrap", required=True)
+    dr.add_argument("--topic", required=True); dr.add_argument("--before", required=True)
+    dr.add_argument("--timeout", type=float, default=30)
+    fc = sub.add_parser("flink-copy"); fc.add_argument("--source", required=True)
+    fc.add_argument("--target", required=True); fc.add_argument("--topic", required=True)
+    fc.add_argument("--target-topic"); fc.add_argument("--group", required=True)
+    fc.add_argument("--upto", required=True); fc.add_argument("--start", type=int, default=0)
+    fc.add_argument("--timeout", type=float, default=60)
+    to = sub.add_parser("txn-open"); to.add_argument("--bootstrap", required=True)
+    to.add_argument("--topic", required=True); to.add_argument("--partition", type=int, default=0)
+    to.add_argument("--count", type=int, default=3); to.add_argument("--txn-id", required=True)
+    to.add_argument("--txn-timeout-ms", type=int, default=10000)
+    to.add_argument("--commit-after", type=float, default=0)
+    to.add_argument("--timeout", type=float, default=30)
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
-            "ends": cmd_ends, "connect-offsets": cmd_connect_offsets}[a.cmd](a)
+            "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit,
+            "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
+            "txn-open": cmd_txn_open}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,313 @@
+/* apply: re-checks the plan's facts, creates the connector STOPPED (or finds it STOPPED with the
+ * plan's config), backs up its offsets, refuses if they show it moved past the plan, PATCHes
+ * the plan in one request (409 retried), then verifies (DESIGN 3.3, seed 3.4). Never resumes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "mm2_artifact.h"
+#include "mm2_json.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: " PROG " apply --config FILE --plan FILE [--backup FILE] [--report FILE]\n"
+                 "Re-checks the plan against the clusters (cluster ids, partition counts, every\n"
+                 "replicated topic planned, log start <= C) and Connect (GET / reports the target\n"
+                 "cluster), creates the connector with \"initial_state\": \"STOPPED\" or finds it\n"
+                 "STOPPED with zero tasks and the plan's config, writes a backup of its offsets,\n"
+                 "refuses if they show the connector moved past the plan, sends the plan in one\n"
+                 "PATCH /connectors/NAME/offsets (retrying HTTP 409), then verifies. Running it\n"
+                 "again on an unchanged STOPPED connector changes nothing and verifies. It never\n"
+                 "resumes the connector. The verify report goes to stdout.\n"
+                 "\n"
+                 "Options:\n"
+                 "  -c, --config FILE  the migration INI file\n"
+                 "  -p, --plan FILE    the reviewed plan\n"
+                 "  -b, --backup FILE  where to write the backup of the connector's offsets\n"
+                 "                     (backup-NAME-UTCTIME.json in the current directory)\n"
+                 "  -r, --report FILE  also write the verify report there\n"
+                 "  -q, --quiet        no progress lines\n"
+                 "  -h, --help         this text\n"
+                 "\n"
+                 "Exit codes: 0 applied and verified, 1 refused or verify mismatch, 2 usage,\n"
+                 "3 invalid configuration or plan, 4 Kafka or Connect unreachable, 5 unexpected\n"
+                 "answer.\n");
+}
+
+/* Polls until the new connector's status is STOPPED with zero tasks (a moment after the 201). */
+static enum mm2_status wait_stopped(struct job *j, const char *name, struct mm2_error *err)
+{
+    struct mm2_deadline dl;
+    struct mm2_connector_status s = {0};
+
+    mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
+    for (;;) {
+        enum mm2_status st = mm2_connect_status(j->connect, name, &s, err);
+        if (st != MM2_OK)
+            return st;
+        if (s.exists && strcmp(s.state, "STOPPED") == 0 && s.ntasks == 0)
+            return MM2_OK;
+        if (s.exists && (strcmp(s.state, "RUNNING") == 0 || strcmp(s.state, "PAUSED") == 0))
+            return mm2_error_set(err, MM2_UNEXPECTED,
+                                 "connector %s was created STOPPED but is %s: another client "
+                                 "changed it; stop it and run again",
+                                 name, s.state);
+        if (mm2_deadline_expired(&dl))
+            return mm2_error_set(err, MM2_UNREACHABLE,
+                                 "connector %s did not report STOPPED with zero tasks within "
+                                 "%ld ms (last: %s, %zu tasks)",
+                                 name, j->cfg.retry_budget_ms, s.exists ? s.state : "not found",
+                                 s.ntasks);
+        job_sleep_ms(250);
+    }
+}
+
+static enum mm2_status create_stopped(struct job *j, const struct mm2_plan *plan, bool *created,
+                                      struct mm2_error *err)
+{
+    cJSON *body = cJSON_CreateObject();
+    cJSON *cfg = cJSON_Duplicate(j->conn.config, true);
+    enum mm2_status st;
+
+    if (body == NULL || cfg == NULL || !cJSON_AddStringToObject(body, "name", plan->connector) ||
+        !cJSON_AddItemToObject(body, "config", cfg)) {
+        cJSON_Delete(body);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    /* Since Kafka 3.7 (KIP-980): the connector and its tasks never start. */
+    if (!cJSON_AddStringToObject(body, "initial_state", "STOPPED")) {
+        cJSON_Delete(body);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    st = mm2_connect_create(j->connect, body, created, err);
+    cJSON_Delete(body);
+    return st;
+}
+
+static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
+                                    const struct mm2_source_offsets *o, const char *path,
+                                    struct mm2_error *err)
+{
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    char now[32], digest[MM2_DIGEST_TEXT_LEN + 1];
+    enum mm2_status st;
+
+    if (root == NULL || arr == NULL) {
+        cJSON_Delete(root);
+        cJSON_Delete(arr);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    job_utc_now(now, sizeof(now));
+    cJSON_AddStringToObject(root, "kind", MM2_KIND_BACKUP);
+    cJSON_AddStringToObject(root, "tool", PROG " " MM2KIT_VERSION);
+    cJSON_AddStringToObject(root, "created", now);
+    cJSON_AddStringToObject(root, "plan_digest", plan->digest);
+    cJSON_AddStringToObject(root, "source_cluster_id", plan->source_cluster);
+    cJSON_AddStringToObject(root, "target_cluster_id", plan->target_cluster);
+    cJSON_AddStringToObject(root, "connector", plan->connector);
+    cJSON_AddStringToObject(root, "source_alias", plan->alias);
+    cJSON_AddStringToObject(root, "config_digest", plan->config_digest);
+    cJSON_AddItemToObject(root, "offsets", arr);
+    for (size_t i = 0; i < o->n; i++) {
+        cJSON *e = cJSON_CreateObject();
+        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
+            cJSON_Delete(e);
+            cJSON_Delete(root);
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        }
+        cJSON_AddStringToObject(e, "cluster", o->v[i].cluster);
+        cJSON_AddStringToObject(e, "topic", o->v[i].topic);
+        cJSON_AddItemToObject(e, "partition", mm2_json_int(o->v[i].partition));
+        cJSON_AddItemToObject(e, "offset", mm2_json_int(o->v[i].offset));
+    }
+    st = mm2_artifact_write("backup", path, root, digest, err);
+    cJSON_Delete(root);
+    if (st == MM2_OK)
+        job_info(j, "backed up %zu existing offsets of connector %s to %s (%s)", o->n,
+                 plan->connector, path, digest);
+    return st;
+}
+
+/* Refuses when the existing offsets show the connector moved past the plan; *same is true when
+ * they equal the plan already (nothing to PATCH). */
+static void progressed(const struct mm2_plan *plan, const struct mm2_source_offsets *o, bool *same,
+                       struct mm2_refusals *r)
+{
+    *same = true;
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        const struct mm2_source_offset *x =
+            mm2_source_offsets_find(o, plan->alias, e->topic, e->partition);
+        if (e->action == MM2_ACT_OFFSET) {
+            *same = *same && x != NULL && x->offset == e->m;
+            if (x != NULL && x->offset > e->m)
+                mm2_refuse(r,
+                           "%s-%d: connector %s has offset %lld, past the plan's %lld: it has "
+                           "run since the export, and this plan would rewind it and copy %lld "
+                           "records again; export and plan again [rule progressed]",
+                           e->topic, (int)e->partition, plan->connector, (long long)x->offset,
+                           (long long)e->m, (long long)(x->offset - e->m));
+        } else {
+            *same = *same && x == NULL;
+            if (x != NULL)
+                mm2_refuse(r,
+                           "%s-%d: connector %s has offset %lld where the plan starts at the "
+                           "log start (C=%lld): it has run since the export; export and plan "
+                           "again [rule progressed]",
+                           e->topic, (int)e->partition, plan->connector, (long long)x->offset,
+                           (long long)e->c);
+        }
+    }
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, const char *backup, const char *report)
+{
+    struct mm2_refusals r = {0};
+    struct mm2_source_offsets existing = {0};
+    struct verify_result vr = {0};
+    struct mm2_error err = {0};
+    bool exists = false, created = false, same = false;
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    int rc = MM2_OK;
+    long t0 = mm2_now_ms();
+
+    if (job_recheck(j, plan, &r, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (r.n == 0 && job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (r.n > 0) {
+        rc = job_refused(j, &r, "Connect was not changed");
+        goto out;
+    }
+    if (!exists) {
+        job_info(j, "creating connector %s STOPPED", plan->connector);
+        if (create_stopped(j, plan, &created, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+        if (!created) { /* it appeared meanwhile: judge it like any existing one */
+            if (job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
+                rc = job_fail(j, &err);
+                goto out;
+            }
+            if (r.n > 0) {
+                rc = job_refused(j, &r, "Connect was not changed");
+                goto out;
+            }
+        }
+        if (wait_stopped(j, plan->connector, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+    } else {
+        job_info(j, "connector %s exists, STOPPED with zero tasks and the plan's config",
+                 plan->connector);
+    }
+    if (mm2_connect_offsets(j->connect, plan->connector, &existing, &err) != MM2_OK ||
+        write_backup(j, plan, &existing, backup, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    progressed(plan, &existing, &same, &r);
+    if (r.n > 0) {
+        rc = job_refused(j, &r,
+                         created ? "the connector was created STOPPED (a deleted connector of "
+                                   "that name left its offsets); its offsets were not changed"
+                                 : "Connect was not changed");
+        goto out;
+    }
+    if (same) {
+        job_info(j, "the connector's offsets already equal the plan; nothing to PATCH");
+    } else {
+        char *body = mm2_plan_patch_body(plan);
+        long t1 = mm2_now_ms();
+        enum mm2_status st;
+        if (body == NULL) {
+            rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+            goto out;
+        }
+        job_info(j, "PATCH /connectors/%s/offsets: %zu partitions, %zu bytes", plan->connector,
+                 plan->n, strlen(body));
+        st = mm2_connect_patch_offsets(j->connect, plan->connector, body, strlen(body), &err);
+        free(body);
+        if (st != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+        job_info(j, "offsets written in %ld ms", mm2_now_ms() - t1);
+    }
+    if (job_verify(j, plan, &vr, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (mm2_artifact_seal(vr.report, digest, &err) != MM2_OK ||
+        (report != NULL &&
+         mm2_artifact_write("verify report", report, vr.report, digest, &err) != MM2_OK)) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    {
+        char *text = mm2_artifact_text(vr.report);
+        if (text != NULL)
+            fputs(text, stdout);
+        free(text);
+    }
+    if (vr.mismatches > 0) {
+        mm2_log_error(&j->log,
+                      "verify: %zu of %zu partitions do not match the plan; do not "
+                      "resume",
+                      vr.mismatches, vr.checked);
+        rc = MM2_CHECK_FAILED;
+        goto out;
+    }
+    job_info(j,
+             "verified: all %zu partitions match the plan; connector %s stays STOPPED until "
+             "resume --approve %s (%ld ms, %ld REST requests, %ld Kafka requests)",
+             vr.checked, plan->connector, plan->digest, mm2_now_ms() - t0,
+             mm2_connect_requests(j->connect),
+             mm2_kafka_requests(j->source) + mm2_kafka_requests(j->target));
+out:
+    cJSON_Delete(vr.report);
+    mm2_source_offsets_free(&existing);
+    mm2_refusals_free(&r);
+    return rc;
+}
+
+int cmd_apply(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *plan_path = NULL, *backup = NULL, *report = NULL;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+        {"backup", 'b', JOB_OPT_STRING, &backup},
+        {"report", 'r', JOB_OPT_STRING, &report},
+    };
+    struct mm2_plan plan = {0};
+    char def_backup[MM2_ID_MAX + 64];
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (plan_path == NULL)
+        return job_usage_error(j, "--plan FILE is required (the reviewed plan)");
+    rc = job_load(j, config);
+    if (rc == MM2_OK)
+        rc = job_read_plan(j, plan_path, &plan);
+    if (rc != MM2_OK)
+        return rc;
+    if (backup == NULL) {
+        char stamp[32];
+        job_utc_stamp(stamp, sizeof(stamp));
+        (void)snprintf(def_backup, sizeof(def_backup), "backup-%s-%s.json", plan.connector, stamp);
+        backup = def_backup;
+    }
+    rc = run(j, &plan, backup, report);
+    mm2_plan_free(&plan);
+    return rc;
+}

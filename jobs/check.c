@@ -1,0 +1,319 @@
+/* check: after resume, the boundary proven record by record (DESIGN 3.3, seed 7.1), per
+ * partition: the first record MM2 appended to the target (at the target's high watermark of the
+ * export) equals the source record at C, or the first one after C that exists (compaction and
+ * transaction markers leave gaps); and the last record Flink wrote (just below that watermark)
+ * equals the source record before C. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "mm2_artifact.h"
+#include "mm2_json.h"
+
+#define DEFAULT_WAIT_MS 60000L
+#define BACK_FIRST 8
+#define BACK_MAX 65536
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " check --config FILE --plan FILE [--timeout SECONDS] [--report "
+            "FILE] [--first-only]\n"
+            "After resume, per planned partition: the first record MM2 wrote to the target\n"
+            "(at the target's high watermark when exported) must equal the source record at C,\n"
+            "or the first record after C that exists; and the last record Flink wrote (the one\n"
+            "before) must equal the last source record before C, so nothing was skipped or\n"
+            "copied twice at the boundary. Keys, values (null too), headers and CreateTime\n"
+            "timestamps are compared. A partition with no source record at or after C yet is\n"
+            "reported as pending. Prints the report (JSON) on stdout.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE      the migration INI file\n"
+            "  -p, --plan FILE        the plan that was applied and resumed\n"
+            "  -t, --timeout SECONDS  how long to wait for MM2's first record (%ld)\n"
+            "  -r, --report FILE      also write the report there\n"
+            "  -1, --first-only       skip the check of Flink's last record (for a Flink job\n"
+            "                         that did not keep partition numbers)\n"
+            "  -q, --quiet            no progress lines\n"
+            "  -h, --help             this text\n"
+            "\n"
+            "Exit codes: 0 every boundary proven (or pending), 1 a record differs or MM2's\n"
+            "first record did not arrive in time, 2 usage, 3 invalid configuration or plan,\n"
+            "4 Kafka unreachable, 5 unexpected answer.\n",
+            DEFAULT_WAIT_MS / 1000);
+}
+
+static bool bytes_eq(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)
+{
+    if ((a == NULL) != (b == NULL))
+        return false;
+    return a == NULL || (al == bl && (al == 0 || memcmp(a, b, al) == 0));
+}
+
+/* "" when equal, else which field differs. */
+static const char *differs(const struct mm2_record *s, const struct mm2_record *t)
+{
+    if (!bytes_eq(s->key, s->key_len, t->key, t->key_len))
+        return "key";
+    if (!bytes_eq(s->value, s->value_len, t->value, t->value_len))
+        return "value";
+    if (s->nheaders != t->nheaders)
+        return "headers";
+    for (size_t i = 0; i < s->nheaders; i++)
+        if (strcmp(s->headers[i].name, t->headers[i].name) != 0 ||
+            !bytes_eq(s->headers[i].value, s->headers[i].len, t->headers[i].value,
+                      t->headers[i].len))
+            return "headers";
+    /* MM2 keeps the source timestamp; a LogAppendTime topic on either side rewrites it. */
+    if (s->tstype == 1 && t->tstype == 1 && s->timestamp != t->timestamp)
+        return "timestamp";
+    return "";
+}
+
+/* The last data record below `below` (at or above floor), searching backwards in growing
+ * windows: compaction and transaction markers leave gaps. *found false when there is none. */
+static enum mm2_status last_before(struct mm2_kafka *k, const char *topic, int32_t p, int64_t floor,
+                                   int64_t below, bool committed, const struct mm2_deadline *dl,
+                                   struct mm2_record_list *out, bool *found, struct mm2_error *err)
+{
+    int64_t back = BACK_FIRST;
+
+    *found = false;
+    memset(out, 0, sizeof(*out));
+    while (below > floor) {
+        int64_t from = below - back > floor ? below - back : floor;
+        enum mm2_status st =
+            mm2_kafka_read(k, topic, p, from, below, (size_t)back, committed, dl, out, err);
+        if (st != MM2_OK)
+            return st;
+        if (out->n > 0) {
+            *found = true;
+            return MM2_OK;
+        }
+        mm2_record_list_free(out);
+        if (from == floor || back >= BACK_MAX)
+            return MM2_OK;
+        back *= 8;
+    }
+    return MM2_OK;
+}
+
+static cJSON *side(const char *status, int64_t s_off, int64_t t_off, const char *detail)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(o, "status", status);
+    if (s_off >= 0)
+        cJSON_AddItemToObject(o, "source_offset", mm2_json_int(s_off));
+    if (t_off >= 0)
+        cJSON_AddItemToObject(o, "target_offset", mm2_json_int(t_off));
+    if (detail != NULL && detail[0] != '\0')
+        cJSON_AddStringToObject(o, "detail", detail);
+    return o;
+}
+
+struct tally {
+    size_t equal, pending, bad;
+};
+
+/* MM2's first record against the source from C. */
+static enum mm2_status first_record(struct job *j, const struct mm2_pentry *e, bool src_committed,
+                                    long wait_ms, cJSON *row, struct tally *t,
+                                    struct mm2_error *err)
+{
+    struct mm2_record_list s = {0}, g = {0};
+    struct mm2_deadline dl, wait;
+    enum mm2_status st;
+    int64_t from = e->action == MM2_ACT_OFFSET ? e->c : e->log_start;
+
+    job_kafka_deadline(j, &dl);
+    st =
+        mm2_kafka_read(j->source, e->topic, e->partition, from, -1, 1, src_committed, &dl, &s, err);
+    if (st != MM2_OK)
+        return st;
+    if (s.n == 0) {
+        cJSON_AddItemToObject(row, "first",
+                              side("pending", -1, -1,
+                                   "no source record at or "
+                                   "after C yet"));
+        t->pending++;
+        return MM2_OK;
+    }
+    mm2_deadline_start(&wait, wait_ms);
+    for (;;) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_read(j->target, e->target_topic, e->partition, e->target_start, -1, 1, true,
+                            &dl, &g, err);
+        if (st != MM2_OK || g.n > 0 || mm2_deadline_expired(&wait))
+            break;
+        job_sleep_ms(500);
+    }
+    if (st == MM2_OK && g.n == 0) {
+        char d[160];
+        (void)snprintf(d, sizeof(d), "no record at or after target offset %lld within %ld ms",
+                       (long long)e->target_start, wait_ms);
+        cJSON_AddItemToObject(row, "first", side("missing", s.v[0].offset, -1, d));
+        mm2_log_error(&j->log, "%s-%d: %s", e->topic, (int)e->partition, d);
+        t->bad++;
+    } else if (st == MM2_OK) {
+        const char *d = differs(&s.v[0], &g.v[0]);
+        cJSON_AddItemToObject(
+            row, "first",
+            side(d[0] == '\0' ? "equal" : "differs", s.v[0].offset, g.v[0].offset, d));
+        if (d[0] != '\0') {
+            mm2_log_error(&j->log,
+                          "%s-%d: MM2's first record (target offset %lld) differs from the source "
+                          "record at %lld in its %s",
+                          e->topic, (int)e->partition, (long long)g.v[0].offset,
+                          (long long)s.v[0].offset, d);
+            t->bad++;
+        } else {
+            t->equal++;
+        }
+    }
+    mm2_record_list_free(&s);
+    mm2_record_list_free(&g);
+    return st;
+}
+
+/* Flink's last record against the last source record before C. */
+static enum mm2_status flink_last(struct job *j, const struct mm2_pentry *e, bool src_committed,
+                                  cJSON *row, struct tally *t, struct mm2_error *err)
+{
+    struct mm2_record_list s = {0}, g = {0};
+    struct mm2_deadline dl;
+    bool fs = false, fg = false;
+    enum mm2_status st;
+
+    job_kafka_deadline(j, &dl);
+    st = last_before(j->source, e->topic, e->partition, e->log_start, e->c, src_committed, &dl, &s,
+                     &fs, err);
+    if (st == MM2_OK)
+        st = last_before(j->target, e->target_topic, e->partition, 0, e->target_start, true, &dl,
+                         &g, &fg, err);
+    if (st != MM2_OK) {
+        mm2_record_list_free(&s);
+        mm2_record_list_free(&g);
+        return st;
+    }
+    if (!fs || !fg) {
+        cJSON_AddItemToObject(row, "flink_last",
+                              side("none", fs ? s.v[s.n - 1].offset : -1,
+                                   fg ? g.v[g.n - 1].offset : -1,
+                                   !fs ? "no source record before C"
+                                       : "no target record before "
+                                         "the boundary"));
+    } else {
+        const struct mm2_record *a = &s.v[s.n - 1], *b = &g.v[g.n - 1];
+        const char *d = differs(a, b);
+        cJSON_AddItemToObject(row, "flink_last",
+                              side(d[0] == '\0' ? "equal" : "differs", a->offset, b->offset, d));
+        if (d[0] != '\0') {
+            mm2_log_error(&j->log,
+                          "%s-%d: the last record before the boundary on the target (offset "
+                          "%lld) differs from the source record before C (offset %lld) in its "
+                          "%s: Flink's last write and C disagree",
+                          e->topic, (int)e->partition, (long long)b->offset, (long long)a->offset,
+                          d);
+            t->bad++;
+        }
+    }
+    mm2_record_list_free(&s);
+    mm2_record_list_free(&g);
+    return MM2_OK;
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool first_only,
+               const char *report)
+{
+    const cJSON *iso =
+        cJSON_GetObjectItemCaseSensitive(j->conn.config, "source.consumer.isolation.level");
+    bool src_committed = cJSON_IsString(iso) && strcmp(iso->valuestring, "read_committed") == 0;
+    struct mm2_error err = {0};
+    struct tally t = {0};
+    cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
+    char now[32], digest[MM2_DIGEST_TEXT_LEN + 1];
+    int rc = MM2_OK;
+
+    if (root == NULL || rows == NULL || job_kafka(j, true, true, &err) != MM2_OK) {
+        cJSON_Delete(root);
+        cJSON_Delete(rows);
+        return job_fail(
+            j, err.msg[0] != '\0' ? &err : &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+    }
+    job_utc_now(now, sizeof(now));
+    cJSON_AddStringToObject(root, "kind", MM2_KIND_CHECK);
+    cJSON_AddStringToObject(root, "tool", PROG " " MM2KIT_VERSION);
+    cJSON_AddStringToObject(root, "created", now);
+    cJSON_AddStringToObject(root, "plan_digest", plan->digest);
+    cJSON_AddStringToObject(root, "connector", plan->connector);
+    cJSON_AddItemToObject(root, "partitions", rows);
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "topic", e->topic);
+        cJSON_AddItemToObject(row, "partition", mm2_json_int(e->partition));
+        cJSON_AddItemToObject(row, "c", mm2_json_int(e->c));
+        cJSON_AddItemToObject(row, "target_start", mm2_json_int(e->target_start));
+        cJSON_AddItemToArray(rows, row);
+        if (first_record(j, e, src_committed, wait_ms, row, &t, &err) != MM2_OK ||
+            (!first_only && e->action == MM2_ACT_OFFSET &&
+             flink_last(j, e, src_committed, row, &t, &err) != MM2_OK)) {
+            cJSON_Delete(root);
+            return job_fail(j, &err);
+        }
+    }
+    cJSON_AddItemToObject(root, "equal", mm2_json_int((int64_t)t.equal));
+    cJSON_AddItemToObject(root, "pending", mm2_json_int((int64_t)t.pending));
+    cJSON_AddItemToObject(root, "failed", mm2_json_int((int64_t)t.bad));
+    cJSON_AddBoolToObject(root, "ok", t.bad == 0);
+    if (mm2_artifact_seal(root, digest, &err) != MM2_OK ||
+        (report != NULL &&
+         mm2_artifact_write("check report", report, root, digest, &err) != MM2_OK)) {
+        cJSON_Delete(root);
+        return job_fail(j, &err);
+    }
+    {
+        char *text = mm2_artifact_text(root);
+        if (text != NULL)
+            fputs(text, stdout);
+        free(text);
+    }
+    cJSON_Delete(root);
+    if (t.bad > 0) {
+        mm2_log_error(&j->log, "%zu of %zu partitions fail the boundary check", t.bad, plan->n);
+        rc = MM2_CHECK_FAILED;
+    } else {
+        job_info(j,
+                 "boundary proven on %zu partitions, %zu pending (no source record after C "
+                 "yet)",
+                 t.equal, t.pending);
+    }
+    return rc;
+}
+
+int cmd_check(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *plan_path = NULL, *report = NULL;
+    long wait_ms = DEFAULT_WAIT_MS;
+    bool first_only = false;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},       {"plan", 'p', JOB_OPT_STRING, &plan_path},
+        {"timeout", 't', JOB_OPT_SECONDS, &wait_ms},    {"report", 'r', JOB_OPT_STRING, &report},
+        {"first-only", '1', JOB_OPT_FLAG, &first_only},
+    };
+    struct mm2_plan plan = {0};
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    rc = job_load(j, config);
+    if (rc == MM2_OK)
+        rc = job_read_plan(j, plan_path, &plan);
+    if (rc == MM2_OK)
+        rc = run(j, &plan, wait_ms, first_only, report);
+    mm2_plan_free(&plan);
+    return rc;
+}

@@ -1,0 +1,366 @@
+/* export: the Flink group's committed C, the source log start/end, the target's high watermark
+ * and last stable offset, read twice --stable-wait apart, and how Flink is known to have
+ * stopped (DESIGN 3.3). Writes the export artifact; touches nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "mm2_artifact.h"
+#include "mm2_http.h"
+#include "mm2_json.h"
+
+#define DEFAULT_STABLE_WAIT_MS 30000L
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " export --config FILE --out FILE [--stable-wait SECONDS]\n"
+            "Reads, for every partition the connector will replicate: the Flink group's\n"
+            "committed offset C, the source log start and end, and the target partition's high\n"
+            "watermark and last stable offset; twice, SECONDS apart, so the plan can refuse\n"
+            "anything that moved. Also the cluster ids, Connect's version and cluster, the\n"
+            "group's state and the proof that Flink stopped ([flink] rest.url + job.id: the\n"
+            "job's state; else offsets stable over more than checkpoint.interval.seconds).\n"
+            "Writes the export artifact (JSON with its digest) and prints its digest.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE          the migration INI file\n"
+            "  -o, --out FILE             where to write the export\n"
+            "  -w, --stable-wait SECONDS  time between the two reads (%ld); above Flink's\n"
+            "                             checkpoint interval when that is the proof\n"
+            "  -q, --quiet                no progress lines (-v, --verbose: more)\n"
+            "  -h, --help                 this text\n"
+            "\n"
+            "Exit codes: 0 written, 2 usage, 3 invalid configuration, 4 Kafka, Connect or\n"
+            "Flink unreachable, 5 unexpected answer.\n",
+            DEFAULT_STABLE_WAIT_MS / 1000);
+}
+
+struct ctx {
+    struct job *j;
+    struct mm2_export ex;
+    struct mm2_tp *src_tps; /* one per ex.parts */
+    struct mm2_tp *tgt_tps; /* the target partitions that exist */
+    size_t *tgt_of;         /* index into tgt_tps per part, or SIZE_MAX */
+    size_t ntgt;
+};
+
+/* GET {rest.url}/jobs/{job.id}: the job's state. */
+static enum mm2_status flink_state(struct job *j, char *state, size_t len, struct mm2_error *err)
+{
+    struct mm2_http *h = NULL;
+    struct mm2_http_response r;
+    struct mm2_deadline dl;
+    char path[64];
+    cJSON *root;
+    const cJSON *s;
+    enum mm2_status st;
+
+    st = mm2_http_new(j->cfg.flink_rest_url, PROG "/" MM2KIT_VERSION, 1024 * 1024, &h, err);
+    if (st != MM2_OK)
+        return mm2_error_prefix(err, "[flink] rest.url");
+    (void)snprintf(path, sizeof(path), "/jobs/%s", j->cfg.flink_job_id);
+    mm2_deadline_start(&dl, j->cfg.request_timeout_ms);
+    st = mm2_http_get(h, path, &dl, &r, err);
+    mm2_http_free(h);
+    if (st != MM2_OK)
+        return mm2_error_prefix(err, "Flink REST GET %s", path);
+    if (r.status == 404) {
+        mm2_http_response_free(&r);
+        return mm2_error_set(err, MM2_UNEXPECTED,
+                             "Flink REST GET %s: HTTP 404: no such job; check [flink] job.id",
+                             path);
+    }
+    if (r.status != 200) {
+        long code = r.status;
+        mm2_http_response_free(&r);
+        return mm2_error_set(err, MM2_UNEXPECTED, "Flink REST GET %s: HTTP %ld", path, code);
+    }
+    root = cJSON_ParseWithLength(r.body, r.len);
+    mm2_http_response_free(&r);
+    s = mm2_json_get(root, "state", MM2_JSON_STRING, "Flink job", err);
+    if (s == NULL) {
+        cJSON_Delete(root);
+        return mm2_error_prefix(err, "Flink REST GET %s", path);
+    }
+    (void)snprintf(state, len, "%s", s->valuestring);
+    cJSON_Delete(root);
+    return MM2_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const struct mm2_topic_meta *find_meta(const struct mm2_topic_list *l, const char *name)
+{
+    const char *key = name;
+    const struct mm2_topic_meta *m;
+
+    if (l->n == 0)
+        return NULL;
+    m = bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_str);
+    return m;
+}
+
+/* Topics and partitions: what the connector replicates and where it writes them. */
+static enum mm2_status layout(struct ctx *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_export *ex = &x->ex;
+    struct mm2_topic_list src = {0}, tgt = {0};
+    struct mm2_deadline dl;
+    enum mm2_status st;
+    size_t np = 0;
+
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_topics(j->source, &dl, &src, err);
+    if (st == MM2_OK) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_topics(j->target, &dl, &tgt, err);
+    }
+    if (st != MM2_OK)
+        goto out;
+    ex->topics = src.n > 0 ? calloc(src.n, sizeof(*ex->topics)) : NULL;
+    if (src.n > 0 && ex->topics == NULL) {
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < src.n; i++) {
+        struct mm2_xtopic *t = &ex->topics[ex->ntopics++];
+        char target[256];
+        const struct mm2_topic_meta *tm;
+        t->name = strdup(src.v[i].name);
+        t->partitions = src.v[i].partitions;
+        t->target_partitions = -1;
+        if (t->name == NULL) {
+            st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+            goto out;
+        }
+        t->replicated = mm2_mirror_replicates(j->mirror, t->name);
+        if (!t->replicated)
+            continue;
+        if (mm2_mirror_target_topic(j->mirror, t->name, target, sizeof(target)) != 0) {
+            st = mm2_error_set(err, MM2_CONFIG, "topic %.200s: the target topic name is too long",
+                               t->name);
+            goto out;
+        }
+        t->target = strdup(target);
+        t->flink_target = strdup(mm2_config_flink_target(&j->cfg, t->name));
+        if (t->target == NULL || t->flink_target == NULL) {
+            st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+            goto out;
+        }
+        tm = find_meta(&tgt, target);
+        t->target_partitions = tm != NULL ? tm->partitions : -1;
+        np += (size_t)t->partitions;
+    }
+    ex->parts = np > 0 ? calloc(np, sizeof(*ex->parts)) : NULL;
+    x->src_tps = calloc(np > 0 ? np : 1, sizeof(*x->src_tps));
+    x->tgt_tps = calloc(np > 0 ? np : 1, sizeof(*x->tgt_tps));
+    x->tgt_of = calloc(np > 0 ? np : 1, sizeof(*x->tgt_of));
+    if ((np > 0 && ex->parts == NULL) || x->src_tps == NULL || x->tgt_tps == NULL ||
+        x->tgt_of == NULL) {
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < ex->ntopics; i++) {
+        const struct mm2_xtopic *t = &ex->topics[i];
+        if (!t->replicated)
+            continue;
+        for (int32_t p = 0; p < t->partitions; p++) {
+            struct mm2_xpart *xp = &ex->parts[ex->nparts];
+            xp->topic = strdup(t->name);
+            if (xp->topic == NULL) {
+                st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+                goto out;
+            }
+            xp->partition = p;
+            x->src_tps[ex->nparts].topic = xp->topic;
+            x->src_tps[ex->nparts].partition = p;
+            x->tgt_of[ex->nparts] = (size_t)-1;
+            if (p < t->target_partitions) {
+                x->tgt_tps[x->ntgt].topic = t->target;
+                x->tgt_tps[x->ntgt].partition = p;
+                x->tgt_of[ex->nparts] = x->ntgt++;
+            }
+            ex->nparts++;
+        }
+    }
+out:
+    mm2_topic_list_free(&src);
+    mm2_topic_list_free(&tgt);
+    return st;
+}
+
+/* One read (r = 0 or 1) of every offset. */
+static enum mm2_status read_all(struct ctx *x, int r, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_export *ex = &x->ex;
+    size_t n = ex->nparts;
+    int64_t *c = calloc(n + 1, sizeof(*c)), *s = calloc(n + 1, sizeof(*s));
+    int64_t *e = calloc(n + 1, sizeof(*e)), *hw = calloc(x->ntgt + 1, sizeof(*hw));
+    int64_t *lso = calloc(x->ntgt + 1, sizeof(*lso)), *ts = calloc(x->ntgt + 1, sizeof(*ts));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (c == NULL || s == NULL || e == NULL || hw == NULL || lso == NULL || ts == NULL) {
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        goto out;
+    }
+    job_kafka_deadline(j, &dl);
+    if (n > 0)
+        st = mm2_kafka_committed(j->source, ex->group, x->src_tps, n, c, &dl, err);
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && n > 0)
+        st = mm2_kafka_log_offsets(j->source, x->src_tps, n, s, e, NULL, &dl, err);
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && x->ntgt > 0)
+        st = mm2_kafka_log_offsets(j->target, x->tgt_tps, x->ntgt, ts, hw, lso, &dl, err);
+    if (st != MM2_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        struct mm2_xpart *p = &ex->parts[i];
+        p->committed[r] = c[i] >= 0 ? c[i] : MM2_OFFSET_NONE;
+        p->log_start[r] = s[i];
+        p->log_end[r] = e[i];
+        p->target_hw[r] = x->tgt_of[i] != (size_t)-1 ? hw[x->tgt_of[i]] : -1;
+        p->target_lso[r] = x->tgt_of[i] != (size_t)-1 ? lso[x->tgt_of[i]] : -1;
+    }
+out:
+    free(c);
+    free(s);
+    free(e);
+    free(hw);
+    free(lso);
+    free(ts);
+    return st;
+}
+
+static int run(struct ctx *x, const char *out_path, long wait_ms)
+{
+    struct job *j = x->j;
+    struct mm2_export *ex = &x->ex;
+    struct mm2_connect_info info;
+    struct mm2_group_info g;
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *tree = NULL;
+    long t0 = mm2_now_ms();
+    size_t moved = 0, none = 0;
+
+    if (j->cfg.flink_rest_url == NULL && j->cfg.checkpoint_interval_ms <= 0) {
+        mm2_log_error(&j->log,
+                      "%s: nothing proves Flink stopped: give [flink] rest.url and "
+                      "job.id, or [flink] checkpoint.interval.seconds with a "
+                      "--stable-wait above it",
+                      j->cfg.path);
+        return MM2_CONFIG;
+    }
+    if (j->cfg.flink_rest_url == NULL && wait_ms <= j->cfg.checkpoint_interval_ms)
+        return job_usage_error(j,
+                               "--stable-wait must be longer than [flink] "
+                               "checkpoint.interval.seconds (%ld ms), got %ld ms",
+                               j->cfg.checkpoint_interval_ms, wait_ms);
+    if (job_connect(j, &err) != MM2_OK || job_kafka(j, true, true, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (mm2_connect_info(j->connect, &info, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (job_mirror(j, info.version, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_info(j, "Connect %s on Kafka cluster %s", info.version, info.kafka_cluster_id);
+    (void)snprintf(ex->connect_version, sizeof(ex->connect_version), "%s", info.version);
+    (void)snprintf(ex->connect_cluster, sizeof(ex->connect_cluster), "%s", info.kafka_cluster_id);
+    job_kafka_deadline(j, &dl);
+    if (mm2_kafka_cluster_id(j->source, &dl, ex->source_cluster, sizeof(ex->source_cluster),
+                             &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_kafka_deadline(j, &dl);
+    if (mm2_kafka_cluster_id(j->target, &dl, ex->target_cluster, sizeof(ex->target_cluster),
+                             &err) != MM2_OK)
+        return job_fail(j, &err);
+    (void)snprintf(ex->connector, sizeof(ex->connector), "%s", j->conn.name);
+    (void)snprintf(ex->alias, sizeof(ex->alias), "%s", j->conn.alias);
+    memcpy(ex->config_digest, j->conn.digest, sizeof(ex->config_digest));
+    (void)snprintf(ex->group, sizeof(ex->group), "%s", j->cfg.group);
+    ex->checkpoint_interval_ms = j->cfg.checkpoint_interval_ms;
+    if (j->cfg.flink_rest_url != NULL) {
+        (void)snprintf(ex->flink_method, sizeof(ex->flink_method), "flink-rest");
+        if (flink_state(j, ex->flink_job_state, sizeof(ex->flink_job_state), &err) != MM2_OK)
+            return job_fail(j, &err);
+        job_info(j, "Flink job %s is %s", j->cfg.flink_job_id, ex->flink_job_state);
+    } else {
+        (void)snprintf(ex->flink_method, sizeof(ex->flink_method), "stable-offsets");
+    }
+    job_kafka_deadline(j, &dl);
+    if (mm2_kafka_group(j->source, j->cfg.group, &dl, &g, &err) != MM2_OK)
+        return job_fail(j, &err);
+    (void)snprintf(ex->group_state, sizeof(ex->group_state), "%s", g.state);
+    ex->group_members = g.members;
+    if (layout(x, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,
+             ex->target_cluster, j->conn.name, ex->nparts);
+    if (read_all(x, 0, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_info(j, "first read done; waiting %ld ms for the second", wait_ms);
+    {
+        long started = mm2_now_ms();
+        job_sleep_ms(wait_ms);
+        ex->stable_wait_ms = mm2_now_ms() - started;
+    }
+    if (read_all(x, 1, &err) != MM2_OK)
+        return job_fail(j, &err);
+    for (size_t i = 0; i < ex->nparts; i++) {
+        const struct mm2_xpart *p = &ex->parts[i];
+        moved += p->committed[0] != p->committed[1] || p->target_hw[0] != p->target_hw[1];
+        none += p->committed[1] == MM2_OFFSET_NONE;
+    }
+    job_utc_now(ex->created, sizeof(ex->created));
+    if (mm2_export_to_json(ex, &tree, &err) != MM2_OK ||
+        mm2_artifact_write("export", out_path, tree, digest, &err) != MM2_OK) {
+        cJSON_Delete(tree);
+        return job_fail(j, &err);
+    }
+    cJSON_Delete(tree);
+    job_info(j,
+             "wrote %s: %zu partitions, %zu without a committed offset, %zu that moved between "
+             "reads; %ld ms, %ld Kafka requests, %ld REST requests",
+             out_path, ex->nparts, none, moved, mm2_now_ms() - t0,
+             mm2_kafka_requests(j->source) + mm2_kafka_requests(j->target),
+             mm2_connect_requests(j->connect));
+    printf("%s\n", digest);
+    return MM2_OK;
+}
+
+int cmd_export(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *out = NULL;
+    long wait_ms = DEFAULT_STABLE_WAIT_MS;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"out", 'o', JOB_OPT_STRING, &out},
+        {"stable-wait", 'w', JOB_OPT_SECONDS, &wait_ms},
+    };
+    struct ctx x = {.j = j};
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (out == NULL)
+        return job_usage_error(j, "--out FILE is required (where to write the export)");
+    rc = job_load(j, config);
+    if (rc != MM2_OK)
+        return rc;
+    rc = run(&x, out, wait_ms);
+    mm2_export_free(&x.ex);
+    free(x.src_tps);
+    free(x.tgt_tps);
+    free(x.tgt_of);
+    return rc;
+}

@@ -1,0 +1,142 @@
+/*
+ * job: what every mm2-offsets subcommand shares: the parsed INI file and connector JSON, the
+ * Connect and Kafka clients, progress lines, and the re-check of a plan's facts that apply and
+ * resume both run (DESIGN 3.3).
+ *
+ * Contract:
+ *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.
+ *   - A subcommand returns an exit code of DESIGN 6. It prints its own diagnostics through
+ *     j->log (stderr, one line each, secrets redacted) and its data on stdout.
+ */
+#ifndef JOBS_JOB_H
+#define JOBS_JOB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "mm2_config.h"
+#include "mm2_connect.h"
+#include "mm2_err.h"
+#include "mm2_kafka.h"
+#include "mm2_log.h"
+#include "mm2_plan.h"
+#include "mm2_topics.h"
+
+#define PROG "mm2-offsets"
+
+struct job {
+    const char *cmd; /* the subcommand, for messages */
+    struct mm2_log log;
+    char log_prog[64]; /* "mm2-offsets: apply" */
+    struct mm2_config cfg;
+    bool cfg_loaded;
+    struct mm2_connector conn;
+    struct mm2_connect *connect;
+    struct mm2_kafka *source;
+    struct mm2_kafka *target;
+    struct mm2_mirror *mirror;
+    bool curl_up;
+};
+
+typedef int (*job_cmd_fn)(struct job *j, int argc, char **argv);
+
+/* The subcommands, one file each. */
+int cmd_export(struct job *j, int argc, char **argv);
+int cmd_plan(struct job *j, int argc, char **argv);
+int cmd_apply(struct job *j, int argc, char **argv);
+int cmd_verify(struct job *j, int argc, char **argv);
+int cmd_resume(struct job *j, int argc, char **argv);
+int cmd_status(struct job *j, int argc, char **argv);
+int cmd_check(struct job *j, int argc, char **argv);
+int cmd_rollback(struct job *j, int argc, char **argv);
+
+/* Command-line options of a subcommand, parsed by job_options (getopt_long underneath). */
+enum job_opt_kind {
+    JOB_OPT_STRING,  /* const char **: the argument */
+    JOB_OPT_SECONDS, /* long *: milliseconds, from seconds with up to 3 decimals */
+    JOB_OPT_FLAG,    /* bool *: set when given */
+    JOB_OPT_LIST,    /* struct job_list *: every argument, in order */
+};
+
+#define JOB_LIST_MAX 1024
+
+struct job_list {
+    char *v[JOB_LIST_MAX];
+    size_t n;
+};
+
+struct job_opt {
+    const char *name; /* long name */
+    char short_name;
+    enum job_opt_kind kind;
+    void *dst;
+};
+
+/* Parses argv (argv[0] is the subcommand) against opts plus -q/--quiet, -v/--verbose and
+ * -h/--help. Returns 0 to go on, or an exit code: 2 after a usage error, 0 with *done set after
+ * --help (usage printed to stdout). Required options are the caller's to check. */
+int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts, size_t nopts,
+                void (*usage)(FILE *out), bool *done);
+
+/* One usage error line, "Try 'mm2-offsets CMD --help'.", and exit code 2. */
+int job_usage_error(struct job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Loads the INI file and the connector JSON it names; reports every problem; registers the
+ * secrets for redaction. Returns 0 or the exit code (3). */
+int job_load(struct job *j, const char *config_path);
+
+/* The Connect client (after job_load). */
+enum mm2_status job_connect(struct job *j, struct mm2_error *err);
+/* The Kafka clients (after job_load); either may be skipped. */
+enum mm2_status job_kafka(struct job *j, bool source, bool target, struct mm2_error *err);
+/* The connector's topic filter and policy for Connect's Kafka version. */
+enum mm2_status job_mirror(struct job *j, const char *kafka_version, struct mm2_error *err);
+
+/* A deadline for one Kafka call: the [connect] request timeout. */
+void job_kafka_deadline(const struct job *j, struct mm2_deadline *dl);
+
+/* Prints err as one error line; returns its code. */
+int job_fail(struct job *j, const struct mm2_error *err);
+/* Prints each refusal as "refused: ..." and a closing line; returns 1. */
+int job_refused(struct job *j, const struct mm2_refusals *r, const char *what_not_done);
+
+/* Progress and notes on stderr (info level). */
+void job_info(struct job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void job_warn(struct job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sleeps ms milliseconds (signals do not cut it short). */
+void job_sleep_ms(long ms);
+
+/* "2026-12-02T15:30:04Z" into buf (>= 21 bytes). */
+void job_utc_now(char *buf, size_t len);
+/* "20261202T153004Z" into buf (>= 17 bytes), for default file names. */
+void job_utc_stamp(char *buf, size_t len);
+
+/* Reads and checks the plan artifact at path. Returns 0 or the exit code. */
+int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan);
+
+/* The facts apply and resume re-check against the plan (DESIGN 3.3): cluster ids of source,
+ * target and Connect's group, the connector JSON's digest, partition counts, every topic the
+ * connector would replicate being planned, and log start <= C. Refusals go into r.
+ * Returns MM2_OK (look at r->n) or an error status with err set. */
+enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
+                            struct mm2_error *err);
+
+/* The connector's live state against the plan: exists with the plan's config digest, STOPPED
+ * with zero tasks. *exists tells whether it exists. Refusals go into r. */
+enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
+                                      struct mm2_refusals *r, struct mm2_error *err);
+
+struct verify_result {
+    size_t checked;
+    size_t mismatches;
+    cJSON *report; /* the verify artifact (unsealed); owned */
+};
+
+/* GET offsets and compare with the plan (DESIGN 3.3 verify). Fills res; prints each mismatch. */
+enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct verify_result *res,
+                           struct mm2_error *err);
+
+void job_free(struct job *j);
+
+#endif

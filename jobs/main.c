@@ -1,0 +1,84 @@
+/* mm2-offsets: the one-shot offset migration from a Flink Kafka-to-Kafka copy job to MirrorMaker
+ * 2's MirrorSourceConnector (DESIGN 3.3): export C, plan M = C - 1 under every safety rule,
+ * apply (create STOPPED, back up, PATCH, verify), verify, resume on approval, status, check the
+ * boundary record by record, and the rollback plan.
+ *
+ * Subcommands dispatch through a table, one file each. Exit codes: DESIGN 6. */
+#include <stdio.h>
+#include <string.h>
+
+#include "job.h"
+
+static const struct {
+    const char *name;
+    job_cmd_fn fn;
+    const char *what;
+} cmds[] = {
+    {"export", cmd_export, "read the Flink group's C, the logs and the target, twice"},
+    {"plan", cmd_plan, "turn an export into M = C - 1 under every safety rule"},
+    {"apply", cmd_apply, "create the connector STOPPED, back up, PATCH the plan, verify"},
+    {"verify", cmd_verify, "read the connector's offsets back and compare with the plan"},
+    {"resume", cmd_resume, "start the connector, only with --approve PLAN-DIGEST"},
+    {"status", cmd_status, "connector and task states, offsets against the plan, lag"},
+    {"check", cmd_check, "after resume: the first records MM2 wrote equal the source from C"},
+    {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: " PROG " COMMAND [OPTION]...\n"
+                 "Moves a Flink Kafka-to-Kafka copy job onto MirrorMaker 2 without losing a "
+                 "record:\nMM2 starts at the Flink group's committed offset C (Connect offset "
+                 "M = C - 1).\n\nCommands, in cutover order:\n");
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        fprintf(out, "  %-14s %s\n", cmds[i].name, cmds[i].what);
+    fprintf(out, "\n'" PROG " COMMAND --help' shows a command's options.\n"
+                 "\n"
+                 "Options:\n"
+                 "  -h, --help     this text\n"
+                 "  -V, --version  the version\n"
+                 "\n"
+                 "Environment: only the variables the INI file names as ${env:VAR}.\n"
+                 "\n"
+                 "Exit codes: 0 success, 1 check negative (plan refused, verify mismatch, check\n"
+                 "mismatch), 2 usage, 3 invalid configuration or input file, 4 Kafka or Connect\n"
+                 "unreachable or timed out, 5 unexpected answer from Kafka or Connect.\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct job j;
+    int rc;
+
+    memset(&j, 0, sizeof(j));
+    mm2_log_init(&j.log, PROG, stderr, MM2_LOG_INFO);
+    if (argc < 2) {
+        mm2_log_error(&j.log, "no command given");
+        fprintf(stderr, "Try '" PROG " --help'.\n");
+        return MM2_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return MM2_OK;
+    }
+    if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf(PROG " %s\n", MM2KIT_VERSION);
+        return MM2_OK;
+    }
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        if (strcmp(argv[1], cmds[i].name) != 0)
+            continue;
+        j.cmd = cmds[i].name;
+        (void)snprintf(j.log_prog, sizeof(j.log_prog), PROG " %s", j.cmd);
+        j.log.prog = j.log_prog;
+        rc = cmds[i].fn(&j, argc - 1, argv + 1);
+        job_free(&j);
+        return rc;
+    }
+    mm2_log_error(&j.log,
+                  "unknown command '%.60s'; expected export, plan, apply, verify, resume, "
+                  "status, check or rollback-plan",
+                  argv[1]);
+    fprintf(stderr, "Try '" PROG " --help'.\n");
+    return MM2_USAGE;
+}

@@ -1,0 +1,139 @@
+/* plan: C -> M = C - 1 for every exported partition, under every rule of DESIGN 3.3; refuses
+ * with one line per problem and writes nothing, or writes the plan and prints its digest (the
+ * value a person approves for resume). Talks to nothing: the export holds every fact. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "mm2_artifact.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " plan --config FILE --export FILE --out FILE [--accept-loss "
+            "TOPIC:PARTITION]...\n"
+            "Turns the Flink group's committed offsets C into the Connect offsets MM2 resumes\n"
+            "from: {\"offset\": C-1} when C > 0, null (start at auto.offset.reset=earliest) when\n"
+            "C = 0 = log start. Refuses, naming topic, partition, the numbers and the rule: a\n"
+            "missing C, C below the log start (expired) or above the log end, anything that\n"
+            "moved between the export's two reads, an open transaction on the target, a target\n"
+            "topic missing or with another partition count, a connector JSON that breaks the\n"
+            "seed's section 4, an alias or Connect cluster that does not match, and no proof\n"
+            "that Flink stopped. Nothing is written when anything is refused.\n"
+            "Prints the plan's digest: resume --approve takes it.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE                  the migration INI file\n"
+            "  -e, --export FILE                  the export to plan from\n"
+            "  -o, --out FILE                     where to write the plan\n"
+            "  -a, --accept-loss TOPIC:PARTITION  accept and record the loss of the expired\n"
+            "                                     records of that partition (C < log start);\n"
+            "                                     repeatable\n"
+            "  -q, --quiet                        no progress lines\n"
+            "  -h, --help                         this text\n"
+            "\n"
+            "Exit codes: 0 written, 1 refused, 2 usage, 3 invalid configuration or export.\n");
+}
+
+int cmd_plan(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *export_path = NULL, *out = NULL;
+    struct job_list accept = {0};
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"export", 'e', JOB_OPT_STRING, &export_path},
+        {"out", 'o', JOB_OPT_STRING, &out},
+        {"accept-loss", 'a', JOB_OPT_LIST, &accept},
+    };
+    struct mm2_tpref refs[JOB_LIST_MAX];
+    struct mm2_export ex = {0};
+    struct mm2_plan plan = {0};
+    struct mm2_refusals refusals = {0};
+    struct mm2_error err = {0};
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *tree = NULL;
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (export_path == NULL)
+        return job_usage_error(j, "--export FILE is required (the export to plan from)");
+    if (out == NULL)
+        return job_usage_error(j, "--out FILE is required (where to write the plan)");
+    for (size_t i = 0; i < accept.n; i++) {
+        char why[200];
+        if (mm2_tpref_parse(accept.v[i], &refs[i], why, sizeof(why)) != 0)
+            return job_usage_error(j, "--accept-loss must be TOPIC:PARTITION: %s", why);
+    }
+    rc = job_load(j, config);
+    if (rc != MM2_OK)
+        return rc;
+    if (mm2_artifact_read("export", export_path, MM2_KIND_EXPORT, &tree, digest, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (mm2_export_from_json(tree, &ex, &err) != MM2_OK) {
+        cJSON_Delete(tree);
+        mm2_error_prefix(&err, "%s", export_path);
+        return job_fail(j, &err);
+    }
+    cJSON_Delete(tree);
+    tree = NULL;
+    memcpy(ex.digest, digest, sizeof(digest));
+    /* The filter's defaults are those of the Kafka that Connect runs (read at export). */
+    if (job_mirror(j, ex.connect_version, &err) != MM2_OK) {
+        mm2_export_free(&ex);
+        return job_fail(j, &err);
+    }
+    {
+        const struct mm2_plan_input in = {.ex = &ex,
+                                          .connector = &j->conn,
+                                          .mirror = j->mirror,
+                                          .cfg = &j->cfg,
+                                          .accept_loss = refs,
+                                          .naccept = accept.n};
+        enum mm2_status st = mm2_plan_build(&in, &plan, &refusals, &err);
+        if (st == MM2_CHECK_FAILED) {
+            rc = job_refused(j, &refusals, "no plan written");
+            goto out;
+        }
+        if (st != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+    }
+    job_utc_now(plan.created, sizeof(plan.created));
+    if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
+        mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    {
+        size_t resets = 0, losses = 0;
+        long long lost = 0;
+        for (size_t i = 0; i < plan.n; i++) {
+            resets += plan.entries[i].action == MM2_ACT_RESET;
+            losses += plan.entries[i].action == MM2_ACT_LOSS;
+            lost += plan.entries[i].lost;
+            if (plan.entries[i].action == MM2_ACT_LOSS)
+                job_warn(j,
+                         "%s-%d: accepting the loss of %lld expired records (C=%lld, log start "
+                         "%lld)",
+                         plan.entries[i].topic, (int)plan.entries[i].partition,
+                         (long long)plan.entries[i].lost, (long long)plan.entries[i].c,
+                         (long long)plan.entries[i].log_start);
+        }
+        job_info(j,
+                 "wrote %s: %zu partitions: %zu offsets C-1, %zu reset to earliest (C=0), %zu "
+                 "accepted losses (%lld records); approve with: resume --approve %s",
+                 out, plan.n, plan.n - resets - losses, resets, losses, lost, digest);
+    }
+    printf("%s\n", digest);
+    rc = MM2_OK;
+out:
+    cJSON_Delete(tree);
+    mm2_plan_free(&plan);
+    mm2_export_free(&ex);
+    mm2_refusals_free(&refusals);
+    return rc;
+}

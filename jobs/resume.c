@@ -1,0 +1,134 @@
+/* resume: the separate, explicit step after a person approved the plan (DESIGN 3.3, seed 5.7):
+ * only with --approve equal to the plan's digest; re-checks the facts and verifies again, then
+ * PUT /connectors/NAME/resume and waits for the connector and every task to be RUNNING. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+
+#define DEFAULT_WAIT_MS 120000L
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " resume --config FILE --plan FILE --approve DIGEST [--timeout "
+            "SECONDS]\n"
+            "Starts the connector, only when DIGEST is the plan's digest (the one plan printed\n"
+            "and a person approved). Re-checks the plan's facts and verifies the offsets again\n"
+            "first; then PUT /connectors/NAME/resume and waits until the connector and all its\n"
+            "tasks are RUNNING. From then on MM2 reads every partition from C.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE        the migration INI file\n"
+            "  -p, --plan FILE          the approved plan\n"
+            "  -a, --approve DIGEST     the plan's digest, sha256:...\n"
+            "  -t, --timeout SECONDS    how long to wait for RUNNING (%ld)\n"
+            "  -q, --quiet              no progress lines\n"
+            "  -h, --help               this text\n"
+            "\n"
+            "Exit codes: 0 running, 1 refused (digest, facts, verify) or a task FAILED,\n"
+            "2 usage, 3 invalid configuration or plan, 4 Kafka or Connect unreachable or not\n"
+            "RUNNING in time, 5 unexpected answer.\n",
+            DEFAULT_WAIT_MS / 1000);
+}
+
+static int wait_running(struct job *j, const char *name, long timeout_ms)
+{
+    struct mm2_deadline dl;
+    struct mm2_connector_status s = {0};
+    struct mm2_error err = {0};
+
+    mm2_deadline_start(&dl, timeout_ms);
+    for (;;) {
+        if (mm2_connect_status(j->connect, name, &s, &err) != MM2_OK)
+            return job_fail(j, &err);
+        if (strcmp(s.state, "FAILED") == 0 || s.tasks_failed > 0) {
+            mm2_log_error(&j->log, "connector %s is %s, %s; see its status trace", name, s.state,
+                          s.first_bad_task[0] != '\0' ? s.first_bad_task : "no task failed");
+            return MM2_CHECK_FAILED;
+        }
+        if (strcmp(s.state, "RUNNING") == 0 && s.ntasks > 0 && s.tasks_running == s.ntasks) {
+            job_info(j, "connector %s RUNNING with %zu tasks RUNNING", name, s.ntasks);
+            return MM2_OK;
+        }
+        if (mm2_deadline_expired(&dl)) {
+            mm2_log_error(&j->log,
+                          "connector %s is not RUNNING with all tasks after %ld ms (%s, %zu/%zu "
+                          "tasks RUNNING%s%s)",
+                          name, timeout_ms, s.exists ? s.state : "not found", s.tasks_running,
+                          s.ntasks, s.first_bad_task[0] != '\0' ? ", " : "", s.first_bad_task);
+            return MM2_UNREACHABLE;
+        }
+        job_sleep_ms(500);
+    }
+}
+
+int cmd_resume(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *plan_path = NULL, *approve = NULL;
+    long timeout_ms = DEFAULT_WAIT_MS;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+        {"approve", 'a', JOB_OPT_STRING, &approve},
+        {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
+    };
+    struct mm2_plan plan = {0};
+    struct mm2_refusals r = {0};
+    struct verify_result vr = {0};
+    struct mm2_error err = {0};
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (approve == NULL)
+        return job_usage_error(j, "--approve DIGEST is required: the plan digest a person "
+                                  "approved (plan printed it)");
+    rc = job_load(j, config);
+    if (rc == MM2_OK)
+        rc = job_read_plan(j, plan_path, &plan);
+    if (rc != MM2_OK)
+        return rc;
+    if (strcmp(approve, plan.digest) != 0) {
+        mm2_refuse(&r,
+                   "--approve %.80s is not this plan's digest %s: approve the plan you reviewed "
+                   "[rule approval]",
+                   approve, plan.digest);
+        rc = job_refused(j, &r, "the connector was not resumed");
+        goto out;
+    }
+    if (job_recheck(j, &plan, &r, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (r.n > 0) {
+        rc = job_refused(j, &r, "the connector was not resumed");
+        goto out;
+    }
+    if (job_verify(j, &plan, &vr, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (vr.mismatches > 0) {
+        mm2_log_error(&j->log,
+                      "%zu of %zu partitions do not match the plan; the connector was "
+                      "not resumed",
+                      vr.mismatches, vr.checked);
+        rc = MM2_CHECK_FAILED;
+        goto out;
+    }
+    job_info(j, "verified %zu partitions; PUT /connectors/%s/resume (approved %s)", vr.checked,
+             plan.connector, plan.digest);
+    if (mm2_connect_put_state(j->connect, plan.connector, "resume", &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    rc = wait_running(j, plan.connector, timeout_ms);
+out:
+    cJSON_Delete(vr.report);
+    mm2_refusals_free(&r);
+    mm2_plan_free(&plan);
+    return rc;
+}

@@ -1,0 +1,181 @@
+/* rollback-plan (seed 7.2): from the connector's offsets M, the Flink group position C = M + 1
+ * per partition, as the CSV that kafka-consumer-groups.sh --reset-offsets --from-file reads
+ * (TOPIC,PARTITION,OFFSET), and with --commit committed to the Flink group directly. Needs the
+ * connector STOPPED first: a running MM2 moves on while Flink would start. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "mm2_json.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " rollback-plan --config FILE --out FILE [--plan FILE] [--commit]\n"
+            "For a rollback to Flink after MM2 ran (seed 7.2): reads the STOPPED connector's\n"
+            "offsets M and writes, per partition, the position Flink must resume from,\n"
+            "C = M + 1, as TOPIC,PARTITION,OFFSET lines (kafka-consumer-groups.sh\n"
+            "--reset-offsets --from-file). With --plan, a planned partition that MM2 holds no\n"
+            "offset for keeps the plan's C (MM2 copied nothing of it). With --commit, also\n"
+            "commits those offsets to the [flink] group.id on the source cluster (the group\n"
+            "must have no active member).\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE  the migration INI file\n"
+            "  -o, --out FILE     where to write the CSV\n"
+            "  -p, --plan FILE    the applied plan (for partitions without an MM2 offset)\n"
+            "  -C, --commit       commit the positions to the Flink group too\n"
+            "  -q, --quiet        no progress lines\n"
+            "  -h, --help         this text\n"
+            "\n"
+            "Exit codes: 0 written (and committed), 1 refused (connector not STOPPED, a planned\n"
+            "partition without any position), 2 usage, 3 invalid configuration, 4 Kafka or\n"
+            "Connect unreachable, 5 unexpected answer (a refused commit).\n");
+}
+
+struct row {
+    const char *topic;
+    int32_t partition;
+    int64_t c;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    int c = strcmp(x->topic, y->topic);
+
+    return c != 0 ? c : (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool commit)
+{
+    struct mm2_connector_status s;
+    struct mm2_source_offsets offs = {0};
+    struct mm2_error err = {0};
+    struct row *rows = NULL;
+    size_t n = 0, from_plan = 0;
+    char *csv = NULL;
+    size_t len = 0, cap = 0;
+    int rc = MM2_OK;
+
+    if (job_connect(j, &err) != MM2_OK ||
+        mm2_connect_status(j->connect, j->conn.name, &s, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (!s.exists) {
+        mm2_log_error(&j->log,
+                      "connector %s does not exist: MM2 never ran, so Flink resumes from "
+                      "its own group offsets",
+                      j->conn.name);
+        return MM2_CHECK_FAILED;
+    }
+    if (strcmp(s.state, "STOPPED") != 0 || s.ntasks != 0) {
+        mm2_log_error(&j->log,
+                      "refused: connector %s is %s with %zu tasks; stop it first (PUT "
+                      "/connectors/%s/stop) so its offsets stop moving [rule connector-state]",
+                      j->conn.name, s.state, s.ntasks, j->conn.name);
+        return MM2_CHECK_FAILED;
+    }
+    if (mm2_connect_offsets(j->connect, j->conn.name, &offs, &err) != MM2_OK)
+        return job_fail(j, &err);
+    rows = calloc(offs.n + (plan != NULL ? plan->n : 0) + 1, sizeof(*rows));
+    if (rows == NULL) {
+        mm2_source_offsets_free(&offs);
+        return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+    }
+    for (size_t i = 0; i < offs.n; i++)
+        if (strcmp(offs.v[i].cluster, j->conn.alias) == 0)
+            rows[n++] = (struct row){offs.v[i].topic, offs.v[i].partition, offs.v[i].offset + 1};
+    for (size_t i = 0; plan != NULL && i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        if (mm2_source_offsets_find(&offs, j->conn.alias, e->topic, e->partition) == NULL) {
+            rows[n++] = (struct row){e->topic, e->partition, e->c};
+            from_plan++;
+        }
+    }
+    qsort(rows, n, sizeof(*rows), cmp_row);
+    for (size_t i = 0; i < n; i++) {
+        char line[400];
+        int k = snprintf(line, sizeof(line), "%s,%d,%lld\n", rows[i].topic, (int)rows[i].partition,
+                         (long long)rows[i].c);
+        if (k < 0 || (size_t)k >= sizeof(line))
+            continue;
+        if (len + (size_t)k + 1 > cap) {
+            size_t ncap = cap == 0 ? 4096 : cap * 2;
+            char *p;
+            while (ncap < len + (size_t)k + 1)
+                ncap *= 2;
+            p = realloc(csv, ncap);
+            if (p == NULL) {
+                rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+                goto out;
+            }
+            csv = p;
+            cap = ncap;
+        }
+        memcpy(csv + len, line, (size_t)k + 1);
+        len += (size_t)k;
+    }
+    if (mm2_file_write("rollback CSV", out, csv != NULL ? csv : "", len, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    job_info(j, "wrote %s: %zu partitions (%zu from MM2's offsets, %zu from the plan's C)", out, n,
+             n - from_plan, from_plan);
+    if (commit) {
+        struct mm2_tp *tps = calloc(n + 1, sizeof(*tps));
+        int64_t *pos = calloc(n + 1, sizeof(*pos));
+        struct mm2_deadline dl;
+        enum mm2_status st = MM2_OK;
+        if (tps == NULL || pos == NULL)
+            st = mm2_error_set(&err, MM2_UNEXPECTED, "out of memory");
+        for (size_t i = 0; st == MM2_OK && i < n; i++) {
+            tps[i] = (struct mm2_tp){rows[i].topic, rows[i].partition};
+            pos[i] = rows[i].c;
+        }
+        job_kafka_deadline(j, &dl);
+        if (st == MM2_OK)
+            st = job_kafka(j, true, false, &err);
+        if (st == MM2_OK && n > 0)
+            st = mm2_kafka_commit(j->source, j->cfg.group, tps, pos, n, &dl, &err);
+        free(tps);
+        free(pos);
+        if (st != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+        job_info(j, "committed %zu positions to group %s on the source cluster", n, j->cfg.group);
+    }
+out:
+    free(csv);
+    free(rows);
+    mm2_source_offsets_free(&offs);
+    return rc;
+}
+
+int cmd_rollback(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *plan_path = NULL, *out = NULL;
+    bool commit = false;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"out", 'o', JOB_OPT_STRING, &out},
+        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+        {"commit", 'C', JOB_OPT_FLAG, &commit},
+    };
+    struct mm2_plan plan = {0};
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (out == NULL)
+        return job_usage_error(j, "--out FILE is required (where to write the CSV)");
+    rc = job_load(j, config);
+    if (rc == MM2_OK && plan_path != NULL)
+        rc = job_read_plan(j, plan_path, &plan);
+    if (rc == MM2_OK)
+        rc = run(j, plan_path != NULL ? &plan : NULL, out, commit);
+    mm2_plan_free(&plan);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * mm2_artifact: the JSON files mm2-offsets writes and reads back (export, plan, backup, verify
+ * report, check report; DESIGN 3.3). Each carries a "kind" with a version and, as its last
+ * member, "digest": the SHA-256 of the artifact's compact canonical text (mm2_json_print)
+ * without that member. A file edited by hand no longer matches its digest and is refused.
+ *
+ * Contract: never prints, never exits. Trees are the caller's (cJSON_Delete).
+ */
+#ifndef MM2_ARTIFACT_H
+#define MM2_ARTIFACT_H
+
+#include <cjson/cJSON.h>
+
+#include "mm2_digest.h"
+#include "mm2_err.h"
+
+#define MM2_KIND_EXPORT "mm2kit.export/v1"
+#define MM2_KIND_PLAN "mm2kit.plan/v1"
+#define MM2_KIND_BACKUP "mm2kit.backup/v1"
+#define MM2_KIND_VERIFY "mm2kit.verify/v1"
+#define MM2_KIND_CHECK "mm2kit.check/v1"
+#define MM2_ARTIFACT_MAX (512L * 1024L * 1024L)
+
+/* Replaces any "digest" member of tree by the digest of the rest, appended last, and copies it
+ * into digest. MM2_UNEXPECTED when tree cannot be printed (a number that is not an integer). */
+enum mm2_status mm2_artifact_seal(cJSON *tree, char digest[MM2_DIGEST_TEXT_LEN + 1],
+                                  struct mm2_error *err);
+
+/* Seals tree and writes it, pretty, to path (atomically). */
+enum mm2_status mm2_artifact_write(const char *what, const char *path, cJSON *tree,
+                                   char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
+
+/* The pretty text of a sealed tree (malloc'd), for stdout. NULL when out of memory. */
+char *mm2_artifact_text(const cJSON *tree);
+
+/* Reads path, checks that it is a JSON object whose "kind" is kind and whose digest matches its
+ * content; *out is the tree (digest member included), digest its digest. MM2_CONFIG otherwise,
+ * naming the file and what is wrong. */
+enum mm2_status mm2_artifact_read(const char *what, const char *path, const char *kind, cJSON **out,
+                                  char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
+
+/* The same checks on a tree already parsed (the fuzzer and the tests use it). */
+enum mm2_status mm2_artifact_verify(const char *what, const cJSON *tree, const char *kind,
+                                    char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
+
+#endif

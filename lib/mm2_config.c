@@ -1,0 +1,510 @@
+/* mm2_config: mm2-offsets' INI file on inih (see mm2_config.h). */
+#include "mm2_config.h"
+
+#include <ini.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm2_http.h"
+#include "mm2_json.h"
+#include "mm2_parse.h"
+
+#define VALUE_MAX 4096
+
+struct parse_state {
+    struct mm2_config *c;
+    struct mm2_problems *p;
+    mm2_getenv_fn getenv_fn;
+    const char *file; /* for messages */
+    bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
+        seen_mapping, seen_file;
+};
+
+static bool valid_env_name(const char *s, size_t n)
+{
+    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+              ch == '_'))
+            return false;
+    }
+    return true;
+}
+
+static void add_secret(struct parse_state *st, const char *value)
+{
+    struct mm2_config *c = st->c;
+
+    if (value[0] == '\0' || c->nsecrets >= MM2_CONFIG_SECRETS_MAX)
+        return;
+    for (size_t i = 0; i < c->nsecrets; i++)
+        if (strcmp(c->secrets[i], value) == 0)
+            return;
+    c->secrets[c->nsecrets] = strdup(value);
+    if (c->secrets[c->nsecrets] != NULL)
+        c->nsecrets++;
+}
+
+/* value with every ${env:NAME} replaced; NULL after adding a problem. */
+static char *expand(struct parse_state *st, const char *section, const char *key, const char *v)
+{
+    char out[VALUE_MAX];
+    char name[256]; /* of the variable being expanded */
+    size_t o = 0;
+
+    while (*v != '\0') {
+        const char *add = v;
+        size_t n = 1;
+        if (v[0] == '$' && v[1] == '{') {
+            const char *end = strchr(v, '}');
+            const char *val;
+            if (strncmp(v, "${env:", 6) != 0 || end == NULL) {
+                mm2_problems_add(st->p,
+                                 "%s: [%s] %s: \"${\" must start ${env:NAME} and end with \"}\"",
+                                 st->file, section, key);
+                return NULL;
+            }
+            if (!valid_env_name(v + 6, (size_t)(end - v - 6))) {
+                mm2_problems_add(st->p,
+                                 "%s: [%s] %s: ${env:...} must name a variable as "
+                                 "[A-Za-z_][A-Za-z0-9_]*",
+                                 st->file, section, key);
+                return NULL;
+            }
+            {
+                size_t nl = (size_t)(end - v - 6);
+                if (nl >= sizeof(name)) {
+                    mm2_problems_add(st->p, "%s: [%s] %s: variable name too long", st->file,
+                                     section, key);
+                    return NULL;
+                }
+                memcpy(name, v + 6, nl);
+                name[nl] = '\0';
+                val = st->getenv_fn(name);
+                if (val == NULL) {
+                    mm2_problems_add(st->p,
+                                     "%s: [%s] %s: environment variable %s is not set; set it in "
+                                     "the Job's environment (from its Secret)",
+                                     st->file, section, key, name);
+                    return NULL;
+                }
+            }
+            add_secret(st, val);
+            add = val;
+            n = strlen(val);
+            v = end + 1;
+        } else {
+            v++;
+        }
+        if (o + n >= sizeof(out)) {
+            mm2_problems_add(st->p, "%s: [%s] %s: value longer than %d bytes", st->file, section,
+                             key, VALUE_MAX - 1);
+            return NULL;
+        }
+        memcpy(out + o, add, n);
+        o += n;
+    }
+    out[o] = '\0';
+    return strdup(out);
+}
+
+static bool once(struct parse_state *st, bool *seen, const char *section, const char *key)
+{
+    if (*seen) {
+        mm2_problems_add(st->p,
+                         "%s: [%s] %s is given twice (or continued on an indented line); give "
+                         "it once",
+                         st->file, section, key);
+        return false;
+    }
+    *seen = true;
+    return true;
+}
+
+static void add_prop(struct parse_state *st, const char *section, struct mm2_kv *props, size_t *n,
+                     const char *key, const char *value)
+{
+    char *k, *v;
+
+    for (size_t i = 0; i < *n; i++) {
+        if (strcmp(props[i].key, key) == 0) {
+            mm2_problems_add(st->p,
+                             "%s: [%s] %s is given twice (or continued on an indented line); "
+                             "give it once",
+                             st->file, section, key);
+            return;
+        }
+    }
+    if (*n >= MM2_CONFIG_PROPS_MAX) {
+        mm2_problems_add(st->p, "%s: [%s] has more than %d properties", st->file, section,
+                         MM2_CONFIG_PROPS_MAX);
+        return;
+    }
+    v = expand(st, section, key, value);
+    if (v == NULL)
+        return;
+    k = strdup(key);
+    if (k == NULL) {
+        free(v);
+        mm2_problems_add(st->p, "out of memory");
+        return;
+    }
+    props[*n].key = k;
+    props[*n].value = v;
+    (*n)++;
+}
+
+/* Seconds (up to 3 decimals) into ms, within [min_s, max_s]. */
+static void seconds(struct parse_state *st, const char *section, const char *key, const char *v,
+                    long min_ms, long max_ms, long *out)
+{
+    long ms;
+
+    if (mm2_parse_seconds(v, &ms) != 0 || ms < min_ms || ms > max_ms) {
+        mm2_problems_add(st->p,
+                         "%s: [%s] %s must be seconds from %ld to %ld (up to 3 decimals), got "
+                         "\"%.40s\"",
+                         st->file, section, key, min_ms / 1000, max_ms / 1000, v);
+        return;
+    }
+    *out = ms;
+}
+
+static void parse_mapping(struct parse_state *st, const char *v)
+{
+    struct mm2_config *c = st->c;
+    char buf[VALUE_MAX];
+    char *save = NULL, *item;
+
+    if (strcmp(v, "identity") == 0)
+        return;
+    (void)snprintf(buf, sizeof(buf), "%s", v);
+    for (item = strtok_r(buf, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
+        char *eq, *s = item, *t;
+        char why[160];
+        while (*s == ' ')
+            s++;
+        t = s + strlen(s);
+        while (t > s && t[-1] == ' ')
+            *--t = '\0';
+        eq = strchr(s, '=');
+        if (eq == NULL) {
+            mm2_problems_add(st->p,
+                             "%s: [flink] topic.mapping must be \"identity\" or SOURCE=TARGET "
+                             "pairs separated by commas, got \"%.60s\"",
+                             st->file, s);
+            return;
+        }
+        *eq = '\0';
+        if (!mm2_topic_valid(s, why, sizeof(why)) || !mm2_topic_valid(eq + 1, why, sizeof(why))) {
+            mm2_problems_add(st->p, "%s: [flink] topic.mapping: \"%.60s=%.60s\": %s", st->file, s,
+                             eq + 1, why);
+            return;
+        }
+        if (c->nmapping >= MM2_CONFIG_MAPPING_MAX) {
+            mm2_problems_add(st->p, "%s: [flink] topic.mapping has more than %d pairs", st->file,
+                             MM2_CONFIG_MAPPING_MAX);
+            return;
+        }
+        for (size_t i = 0; i < c->nmapping; i++) {
+            if (strcmp(c->mapping[i].source, s) == 0) {
+                mm2_problems_add(st->p, "%s: [flink] topic.mapping maps %.100s twice", st->file, s);
+                return;
+            }
+        }
+        if (c->mapping == NULL) {
+            c->mapping = calloc(MM2_CONFIG_MAPPING_MAX, sizeof(*c->mapping));
+            if (c->mapping == NULL) {
+                mm2_problems_add(st->p, "out of memory");
+                return;
+            }
+        }
+        c->mapping[c->nmapping].source = strdup(s);
+        c->mapping[c->nmapping].target = strdup(eq + 1);
+        c->nmapping++;
+    }
+}
+
+static char *join_dir(const char *ini_path, const char *file)
+{
+    const char *slash = strrchr(ini_path, '/');
+    size_t dl, fl;
+    char *out;
+
+    if (file[0] == '/' || slash == NULL)
+        return strdup(file);
+    dl = (size_t)(slash - ini_path) + 1;
+    fl = strlen(file);
+    out = malloc(dl + fl + 1);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, ini_path, dl);
+    memcpy(out + dl, file, fl + 1);
+    return out;
+}
+
+static void set_string(struct parse_state *st, bool *seen, const char *section, const char *key,
+                       const char *value, char **dst)
+{
+    char *v;
+
+    if (!once(st, seen, section, key))
+        return;
+    v = expand(st, section, key, value);
+    if (v == NULL)
+        return;
+    if (v[0] == '\0') {
+        mm2_problems_add(st->p, "%s: [%s] %s is empty", st->file, section, key);
+        free(v);
+        return;
+    }
+    *dst = v;
+}
+
+static void connect_key(struct parse_state *st, const char *key, const char *value)
+{
+    struct mm2_config *c = st->c;
+
+    if (strcmp(key, "url") == 0) {
+        char why[256];
+        set_string(st, &st->seen_connect_url, "connect", key, value, &c->connect_url);
+        if (c->connect_url != NULL && !mm2_http_base_url_valid(c->connect_url, why, sizeof(why)))
+            mm2_problems_add(st->p, "%s: [connect] url must be http[s]://HOST[:PORT]: %s", st->file,
+                             why);
+    } else if (strcmp(key, "request.timeout.seconds") == 0) {
+        if (once(st, &st->seen_timeout, "connect", key))
+            seconds(st, "connect", key, value, 1000, 3600 * 1000L, &c->request_timeout_ms);
+    } else if (strcmp(key, "retry.budget.seconds") == 0) {
+        if (once(st, &st->seen_budget, "connect", key))
+            seconds(st, "connect", key, value, 1000, 86400 * 1000L, &c->retry_budget_ms);
+    } else {
+        mm2_problems_add(st->p,
+                         "%s: [connect] has no key \"%.60s\"; the keys are url, "
+                         "request.timeout.seconds, retry.budget.seconds",
+                         st->file, key);
+    }
+}
+
+static void flink_key(struct parse_state *st, const char *key, const char *value)
+{
+    struct mm2_config *c = st->c;
+
+    if (strcmp(key, "group.id") == 0) {
+        set_string(st, &st->seen_group, "flink", key, value, &c->group);
+    } else if (strcmp(key, "rest.url") == 0) {
+        char why[256];
+        set_string(st, &st->seen_rest, "flink", key, value, &c->flink_rest_url);
+        if (c->flink_rest_url != NULL &&
+            !mm2_http_base_url_valid(c->flink_rest_url, why, sizeof(why)))
+            mm2_problems_add(st->p, "%s: [flink] rest.url must be http[s]://HOST[:PORT]: %s",
+                             st->file, why);
+    } else if (strcmp(key, "job.id") == 0) {
+        set_string(st, &st->seen_job, "flink", key, value, &c->flink_job_id);
+        if (c->flink_job_id != NULL) {
+            size_t n = strlen(c->flink_job_id);
+            bool hex = n == 32;
+            for (size_t i = 0; hex && i < n; i++)
+                hex = (c->flink_job_id[i] >= '0' && c->flink_job_id[i] <= '9') ||
+                      (c->flink_job_id[i] >= 'a' && c->flink_job_id[i] <= 'f');
+            if (!hex)
+                mm2_problems_add(st->p,
+                                 "%s: [flink] job.id must be a Flink job id (32 lowercase hex "
+                                 "digits), got \"%.40s\"",
+                                 st->file, c->flink_job_id);
+        }
+    } else if (strcmp(key, "checkpoint.interval.seconds") == 0) {
+        if (once(st, &st->seen_ckpt, "flink", key))
+            seconds(st, "flink", key, value, 1, 86400 * 1000L, &c->checkpoint_interval_ms);
+    } else if (strcmp(key, "topic.mapping") == 0) {
+        if (once(st, &st->seen_mapping, "flink", key))
+            parse_mapping(st, value);
+    } else {
+        mm2_problems_add(st->p,
+                         "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
+                         "job.id, checkpoint.interval.seconds, topic.mapping",
+                         st->file, key);
+    }
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse_state *st = user;
+    struct mm2_config *c = st->c;
+
+    if (strcmp(section, "source") == 0) {
+        add_prop(st, section, c->source, &c->nsource, name, value);
+    } else if (strcmp(section, "target") == 0) {
+        add_prop(st, section, c->target, &c->ntarget, name, value);
+    } else if (strcmp(section, "connect") == 0) {
+        connect_key(st, name, value);
+    } else if (strcmp(section, "flink") == 0) {
+        flink_key(st, name, value);
+    } else if (strcmp(section, "connector") == 0) {
+        if (strcmp(name, "file") == 0) {
+            char *f = NULL;
+            set_string(st, &st->seen_file, section, name, value, &f);
+            if (f != NULL) {
+                c->connector_file = join_dir(st->file, f);
+                free(f);
+            }
+        } else {
+            mm2_problems_add(st->p, "%s: [connector] has no key \"%.60s\"; the key is file",
+                             st->file, name);
+        }
+    } else if (section[0] == '\0') {
+        mm2_problems_add(st->p,
+                         "%s: key \"%.60s\" is outside any section; put it under [source], "
+                         "[target], [connect], [flink] or [connector]",
+                         st->file, name);
+    } else {
+        mm2_problems_add(st->p,
+                         "%s: unknown section [%.60s]; the sections are source, target, connect, "
+                         "flink, connector",
+                         st->file, section);
+    }
+    return 1; /* our problems are collected; inih's error return stays for syntax */
+}
+
+static void check_lines(const char *text, const char *file, struct mm2_problems *p)
+{
+    size_t line = 1;
+
+    while (*text != '\0') {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - text) : strlen(text);
+        if (len > 0 && text[len - 1] == '\r')
+            len--;
+        if (len > MM2_CONFIG_LINE_MAX)
+            mm2_problems_add(p,
+                             "%s:%zu: line is %zu characters, above the %d libinih reads; "
+                             "shorten it or move the value into ${env:VAR}",
+                             file, line, len, MM2_CONFIG_LINE_MAX);
+        if (nl == NULL)
+            break;
+        text = nl + 1;
+        line++;
+    }
+}
+
+static void check_cluster(struct parse_state *st, const char *section, const struct mm2_kv *props,
+                          size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(props[i].key, "bootstrap.servers") == 0) {
+            char why[256];
+            if (!mm2_hostport_list_valid(props[i].value, why, sizeof(why)))
+                mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s",
+                                 st->file, section, why);
+            return;
+        }
+    }
+    mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
+                     st->file, section);
+}
+
+enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_fn getenv_fn,
+                                 struct mm2_config *out, struct mm2_problems *p)
+{
+    struct parse_state st = {.c = out, .p = p, .getenv_fn = getenv_fn, .file = path};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    out->request_timeout_ms = 100000;
+    out->retry_budget_ms = 300000;
+    out->path = strdup(path);
+    check_lines(text, path, p);
+    if (p->n > 0)
+        return MM2_CONFIG; /* inih would read cut lines as something else */
+    rc = ini_parse_string(text, on_entry, &st);
+    if (rc > 0)
+        mm2_problems_add(p, "%s:%d: not a \"key = value\" line, a [section] or a comment", path,
+                         rc);
+    else if (rc != 0)
+        mm2_problems_add(p, "%s: cannot be parsed (inih error %d)", path, rc);
+    if (out->nsource == 0)
+        mm2_problems_add(p, "%s: [source] is missing; it needs at least bootstrap.servers", path);
+    else
+        check_cluster(&st, "source", out->source, out->nsource);
+    if (out->ntarget == 0)
+        mm2_problems_add(p, "%s: [target] is missing; it needs at least bootstrap.servers", path);
+    else
+        check_cluster(&st, "target", out->target, out->ntarget);
+    if (!st.seen_connect_url)
+        mm2_problems_add(p,
+                         "%s: [connect] url is required (the Connect REST API, "
+                         "http://HOST:8088)",
+                         path);
+    if (!st.seen_group)
+        mm2_problems_add(p, "%s: [flink] group.id is required (the Flink job's consumer group)",
+                         path);
+    if (st.seen_rest != st.seen_job)
+        mm2_problems_add(p, "%s: [flink] rest.url and job.id go together; give both or neither",
+                         path);
+    if (!st.seen_file)
+        mm2_problems_add(p, "%s: [connector] file is required (the connector JSON)", path);
+    return p->n > 0 || p->dropped > 0 ? MM2_CONFIG : MM2_OK;
+}
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+enum mm2_status mm2_config_load(const char *path, struct mm2_config *out, struct mm2_problems *p)
+{
+    struct mm2_error err = {0};
+    char *text;
+    size_t len;
+    enum mm2_status st;
+
+    memset(out, 0, sizeof(*out));
+    st = mm2_file_read("config", path, MM2_CONFIG_FILE_MAX, &text, &len, &err);
+    if (st != MM2_OK) {
+        mm2_problems_add(p, "%s", err.msg);
+        return MM2_CONFIG;
+    }
+    st = mm2_config_parse(text, path, env_lookup, out, p);
+    free(text);
+    return st;
+}
+
+void mm2_config_free(struct mm2_config *c)
+{
+    if (c == NULL)
+        return;
+    for (size_t i = 0; i < c->nsource; i++) {
+        free((char *)(uintptr_t)c->source[i].key);
+        free((char *)(uintptr_t)c->source[i].value);
+    }
+    for (size_t i = 0; i < c->ntarget; i++) {
+        free((char *)(uintptr_t)c->target[i].key);
+        free((char *)(uintptr_t)c->target[i].value);
+    }
+    for (size_t i = 0; i < c->nmapping; i++) {
+        free(c->mapping[i].source);
+        free(c->mapping[i].target);
+    }
+    for (size_t i = 0; i < c->nsecrets; i++)
+        free(c->secrets[i]);
+    free(c->mapping);
+    free(c->path);
+    free(c->connect_url);
+    free(c->group);
+    free(c->flink_rest_url);
+    free(c->flink_job_id);
+    free(c->connector_file);
+    memset(c, 0, sizeof(*c));
+}
+
+const char *mm2_config_flink_target(const struct mm2_config *c, const char *topic)
+{
+    for (size_t i = 0; i < c->nmapping; i++)
+        if (strcmp(c->mapping[i].source, topic) == 0)
+            return c->mapping[i].target;
+    return topic;
+}

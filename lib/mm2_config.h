@@ -1,0 +1,80 @@
+/*
+ * mm2_config: mm2-offsets' INI file (DESIGN 3.3), read with inih.
+ *
+ *   [source]     librdkafka properties of the SOURCE cluster (bootstrap.servers required)
+ *   [target]     librdkafka properties of the TARGET cluster (bootstrap.servers required)
+ *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300)
+ *   [flink]      group.id (required); rest.url + job.id (together); checkpoint.interval.seconds;
+ *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas)
+ *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
+ *
+ * Contract:
+ *   - Never prints, never exits. Every problem found is collected (struct mm2_problems), one
+ *     line each naming the file, section and key; the value of a key is never repeated (it may be
+ *     a secret). Unknown sections and keys are problems, so are duplicates.
+ *   - A value may hold ${env:NAME} (NAME = [A-Za-z_][A-Za-z0-9_]*), replaced by that variable of
+ *     the environment; an unset one is a problem. Every value that came from the environment is
+ *     listed in secrets[] so the caller can register it for log redaction.
+ *   - Debian's libinih is built with INI_MAX_LINE 200 and inline ';' comments: a line longer than
+ *     MM2_CONFIG_LINE_MAX characters is a problem naming its line number (inih would cut it), and
+ *     " ;" inside a value starts a comment. Both are reasons to keep secrets in ${env:VAR}.
+ *   - struct mm2_config owns all its strings; mm2_config_free releases them and accepts a zeroed
+ *     or partly filled struct.
+ */
+#ifndef MM2_CONFIG_H
+#define MM2_CONFIG_H
+
+#include <stddef.h>
+
+#include "mm2_env.h"
+#include "mm2_err.h"
+#include "mm2_kafka.h"
+
+#define MM2_CONFIG_LINE_MAX 198 /* characters, without the newline (Debian's INI_MAX_LINE 200) */
+#define MM2_CONFIG_FILE_MAX (256 * 1024)
+#define MM2_CONFIG_PROPS_MAX 64
+#define MM2_CONFIG_SECRETS_MAX 16
+#define MM2_CONFIG_MAPPING_MAX 1024
+
+struct mm2_topic_map {
+    char *source;
+    char *target;
+};
+
+struct mm2_config {
+    char *path;
+    struct mm2_kv source[MM2_CONFIG_PROPS_MAX]; /* key and value strings owned */
+    size_t nsource;
+    struct mm2_kv target[MM2_CONFIG_PROPS_MAX];
+    size_t ntarget;
+    char *connect_url;
+    long request_timeout_ms;
+    long retry_budget_ms;
+    char *group;
+    char *flink_rest_url;          /* NULL when not given */
+    char *flink_job_id;            /* NULL when not given */
+    long checkpoint_interval_ms;   /* 0 when not given */
+    struct mm2_topic_map *mapping; /* topic.mapping pairs; none = identity */
+    size_t nmapping;
+    char *connector_file;
+    char *secrets[MM2_CONFIG_SECRETS_MAX]; /* values taken from the environment */
+    size_t nsecrets;
+};
+
+/* Environment lookup, getenv by default; tests and the fuzzer pass their own. */
+typedef const char *(*mm2_getenv_fn)(const char *name);
+
+/* Parses text (the INI file's content; path is used in messages and to resolve the connector
+ * file). MM2_OK, or MM2_CONFIG with every problem in p. */
+enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_fn getenv_fn,
+                                 struct mm2_config *out, struct mm2_problems *p);
+
+/* Reads the file at path and parses it with getenv. */
+enum mm2_status mm2_config_load(const char *path, struct mm2_config *out, struct mm2_problems *p);
+
+void mm2_config_free(struct mm2_config *c);
+
+/* The target topic Flink wrote for source topic (topic.mapping, or the same name). */
+const char *mm2_config_flink_target(const struct mm2_config *c, const char *topic);
+
+#endif

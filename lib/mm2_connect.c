@@ -1,0 +1,593 @@
+/* mm2_connect: Kafka Connect REST calls for mm2-offsets (see mm2_connect.h). */
+#include "mm2_connect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mm2_deadline.h"
+#include "mm2_http.h"
+#include "mm2_json.h"
+
+#define MESSAGE_SHOW 400
+#define BACKOFF_FIRST_MS 250L
+#define BACKOFF_MAX_MS 5000L
+#define OFFSETS_MAX 10000000UL
+
+struct mm2_connect {
+    struct mm2_http *http;
+    long request_timeout_ms;
+    long retry_budget_ms;
+    long requests;
+    mm2_connect_notify_fn notify;
+    void *notify_ctx;
+};
+
+enum mm2_status mm2_connect_new(const char *url, long request_timeout_ms, long retry_budget_ms,
+                                struct mm2_connect **out, struct mm2_error *err)
+{
+    struct mm2_connect *c = calloc(1, sizeof(*c));
+    enum mm2_status st;
+
+    if (c == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    st = mm2_http_new(url, "mm2-offsets/" MM2KIT_VERSION, (size_t)MM2_CONNECT_BODY_MAX, &c->http,
+                      err);
+    if (st != MM2_OK) {
+        free(c);
+        return st;
+    }
+    c->request_timeout_ms = request_timeout_ms;
+    c->retry_budget_ms = retry_budget_ms;
+    *out = c;
+    return MM2_OK;
+}
+
+void mm2_connect_free(struct mm2_connect *c)
+{
+    if (c == NULL)
+        return;
+    mm2_http_free(c->http);
+    free(c);
+}
+
+void mm2_connect_set_notify(struct mm2_connect *c, mm2_connect_notify_fn fn, void *ctx)
+{
+    c->notify = fn;
+    c->notify_ctx = ctx;
+}
+
+long mm2_connect_requests(const struct mm2_connect *c)
+{
+    return c->requests;
+}
+
+bool mm2_connect_name_valid(const char *name, char *why, size_t whylen)
+{
+    size_t n;
+
+    if (name == NULL || name[0] == '\0') {
+        mm2_whyf(why, whylen, "it is empty");
+        return false;
+    }
+    n = strlen(name);
+    if (n > MM2_CONNECT_NAME_MAX) {
+        mm2_whyf(why, whylen, "it is longer than %d bytes", MM2_CONNECT_NAME_MAX);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char ch = name[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '.' || ch == '_' || ch == '-')) {
+            mm2_whyf(why, whylen, "character %d is not one of [A-Za-z0-9._-]", (int)i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Connect's {"error_code": N, "message": "..."} message, one line and bounded, or "". */
+static void body_message(const struct mm2_http_response *r, char *buf, size_t len)
+{
+    cJSON *root;
+    const cJSON *m;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (r->body == NULL)
+        return;
+    root = cJSON_ParseWithLength(r->body, r->len);
+    m = cJSON_GetObjectItemCaseSensitive(root, "message");
+    if (cJSON_IsString(m) && m->valuestring != NULL) {
+        const char *v = m->valuestring;
+        size_t cap = len > MESSAGE_SHOW ? MESSAGE_SHOW : len - 1;
+        size_t o = 0;
+        for (; o < cap && v[o] != '\0'; o++) {
+            unsigned char ch = (unsigned char)v[o];
+            buf[o] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
+        }
+        buf[o] = '\0';
+        if (v[o] != '\0' && o >= 3)
+            memcpy(buf + o - 3, "...", 3);
+    }
+    cJSON_Delete(root);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* One request, retried on 409 within the retry budget. On MM2_OK the caller owns resp. */
+static enum mm2_status call(struct mm2_connect *c, const char *method, const char *path,
+                            const char *body, size_t len, struct mm2_http_response *resp,
+                            struct mm2_error *err)
+{
+    struct mm2_deadline budget;
+    long wait = BACKOFF_FIRST_MS;
+    char what[MM2_HTTP_URL_MAX + 16];
+
+    (void)snprintf(what, sizeof(what), "%s %s", method, path);
+    mm2_deadline_start(&budget, c->retry_budget_ms);
+    for (;;) {
+        struct mm2_deadline dl;
+        enum mm2_status st;
+        char msg[MESSAGE_SHOW + 1];
+
+        mm2_deadline_start(&dl, c->request_timeout_ms);
+        c->requests++;
+        st = mm2_http_request(c->http, method, path, body, len, &dl, resp, err);
+        if (st != MM2_OK)
+            return mm2_error_prefix(err, "%s", what);
+        if (resp->status != 409)
+            return MM2_OK;
+        body_message(resp, msg, sizeof(msg));
+        if (mm2_deadline_remaining_ms(&budget) < wait) {
+            mm2_http_response_free(resp);
+            return mm2_error_set(err, MM2_UNREACHABLE,
+                                 "%s: HTTP 409 for longer than the retry budget of %ld ms: %s",
+                                 what, c->retry_budget_ms, msg);
+        }
+        mm2_http_response_free(resp);
+        if (c->notify != NULL)
+            c->notify(c->notify_ctx, what, 409, wait);
+        sleep_ms(wait);
+        wait = wait * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : wait * 2;
+    }
+}
+
+/* "HTTP N: message" for an answer the call did not expect; frees resp. */
+static enum mm2_status unexpected(const char *method, const char *path,
+                                  struct mm2_http_response *resp, struct mm2_error *err)
+{
+    char msg[MESSAGE_SHOW + 1];
+    enum mm2_status st;
+
+    body_message(resp, msg, sizeof(msg));
+    st = mm2_error_set(err, MM2_UNEXPECTED, "%s %s: HTTP %ld%s%s", method, path, resp->status,
+                       msg[0] != '\0' ? ": " : "", msg);
+    mm2_http_response_free(resp);
+    return st;
+}
+
+static enum mm2_status connector_path(char *buf, size_t len, const char *name, const char *suffix,
+                                      struct mm2_error *err)
+{
+    char why[128];
+    int n;
+
+    if (!mm2_connect_name_valid(name, why, sizeof(why)))
+        return mm2_error_set(err, MM2_USAGE, "connector name \"%.*s\" is not usable: %s", 64,
+                             name != NULL ? name : "", why);
+    n = snprintf(buf, len, "/connectors/%s%s", name, suffix);
+    if (n < 0 || (size_t)n >= len)
+        return mm2_error_set(err, MM2_USAGE, "connector path too long");
+    return MM2_OK;
+}
+
+static void copy_str(char *dst, size_t len, const cJSON *v)
+{
+    (void)snprintf(dst, len, "%s", cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
+}
+
+enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info *out,
+                                 struct mm2_error *err)
+{
+    struct mm2_http_response r;
+    enum mm2_status st = call(c, "GET", "/", NULL, 0, &r, err);
+    cJSON *root;
+    const cJSON *v;
+
+    memset(out, 0, sizeof(*out));
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200)
+        return unexpected("GET", "/", &r, err);
+    root = cJSON_ParseWithLength(r.body, r.len);
+    mm2_http_response_free(&r);
+    v = mm2_json_get(root, "version", MM2_JSON_STRING, "GET /", err);
+    if (v != NULL) {
+        copy_str(out->version, sizeof(out->version), v);
+        v = mm2_json_get(root, "kafka_cluster_id", MM2_JSON_STRING, "GET /", err);
+    }
+    if (v != NULL) {
+        copy_str(out->kafka_cluster_id, sizeof(out->kafka_cluster_id), v);
+        copy_str(out->commit, sizeof(out->commit),
+                 cJSON_GetObjectItemCaseSensitive(root, "commit"));
+    }
+    cJSON_Delete(root);
+    return v != NULL ? MM2_OK : err->code;
+}
+
+enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSON **out,
+                                   struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st = connector_path(path, sizeof(path), name, "/config", err);
+    cJSON *root;
+    const cJSON *v;
+
+    *out = NULL;
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "GET", path, NULL, 0, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status == 404) {
+        mm2_http_response_free(&r);
+        return MM2_OK;
+    }
+    if (r.status != 200)
+        return unexpected("GET", path, &r, err);
+    root = cJSON_ParseWithLength(r.body, r.len);
+    mm2_http_response_free(&r);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "GET %s: the answer is not a JSON object", path);
+    }
+    cJSON_ArrayForEach(v, root)
+    {
+        if (!cJSON_IsString(v)) {
+            mm2_error_set(err, MM2_UNEXPECTED, "GET %s: config value \"%.100s\" is not a string",
+                          path, v->string);
+            cJSON_Delete(root);
+            return MM2_UNEXPECTED;
+        }
+    }
+    *out = root;
+    return MM2_OK;
+}
+
+static bool state_known(const char *s)
+{
+    static const char *const states[] = {"RUNNING",    "PAUSED",     "STOPPED",  "FAILED",
+                                         "UNASSIGNED", "RESTARTING", "DESTROYED"};
+
+    for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+        if (strcmp(s, states[i]) == 0)
+            return true;
+    return false;
+}
+
+enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
+                                         struct mm2_connector_status *out, struct mm2_error *err)
+{
+    cJSON *root = cJSON_ParseWithLength(body, len);
+    const cJSON *conn, *state, *tasks, *t;
+    size_t i = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->exists = true;
+    conn = mm2_json_get(root, "connector", MM2_JSON_OBJECT, "status", err);
+    state =
+        conn != NULL ? mm2_json_get(conn, "state", MM2_JSON_STRING, "status.connector", err) : NULL;
+    tasks = state != NULL ? mm2_json_get(root, "tasks", MM2_JSON_ARRAY, "status", err) : NULL;
+    if (tasks == NULL) {
+        cJSON_Delete(root);
+        return MM2_UNEXPECTED;
+    }
+    if (!state_known(state->valuestring)) {
+        mm2_error_set(err, MM2_UNEXPECTED, "status.connector.state \"%.32s\" is not a state",
+                      state->valuestring);
+        cJSON_Delete(root);
+        return MM2_UNEXPECTED;
+    }
+    copy_str(out->state, sizeof(out->state), state);
+    cJSON_ArrayForEach(t, tasks)
+    {
+        char where[48];
+        const cJSON *ts, *id;
+        int64_t tid;
+        (void)snprintf(where, sizeof(where), "status.tasks[%zu]", i++);
+        ts = mm2_json_get(t, "state", MM2_JSON_STRING, where, err);
+        id = ts != NULL ? mm2_json_get(t, "id", MM2_JSON_INT, where, err) : NULL;
+        if (id == NULL || !state_known(ts->valuestring)) {
+            if (id != NULL)
+                mm2_error_set(err, MM2_UNEXPECTED, "%s.state \"%.32s\" is not a state", where,
+                              ts->valuestring);
+            cJSON_Delete(root);
+            return MM2_UNEXPECTED;
+        }
+        out->ntasks++;
+        if (strcmp(ts->valuestring, "RUNNING") == 0) {
+            out->tasks_running++;
+            continue;
+        }
+        if (strcmp(ts->valuestring, "FAILED") == 0)
+            out->tasks_failed++;
+        if (out->first_bad_task[0] == '\0') {
+            const cJSON *wid = cJSON_GetObjectItemCaseSensitive(t, "worker_id");
+            (void)mm2_json_int64(id, &tid);
+            (void)snprintf(out->first_bad_task, sizeof(out->first_bad_task),
+                           "task %lld %s on %.40s", (long long)tid, ts->valuestring,
+                           cJSON_IsString(wid) ? wid->valuestring : "no worker");
+        }
+    }
+    cJSON_Delete(root);
+    return MM2_OK;
+}
+
+enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
+                                   struct mm2_connector_status *out, struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st = connector_path(path, sizeof(path), name, "/status", err);
+
+    memset(out, 0, sizeof(*out));
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "GET", path, NULL, 0, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status == 404) {
+        mm2_http_response_free(&r);
+        return MM2_OK;
+    }
+    if (r.status != 200)
+        return unexpected("GET", path, &r, err);
+    st = mm2_connect_status_parse(r.body, r.len, out, err);
+    mm2_http_response_free(&r);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
+}
+
+enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, bool *created,
+                                   struct mm2_error *err)
+{
+    struct mm2_http_response r;
+    char *text = mm2_json_print(body, false);
+    enum mm2_status st;
+
+    *created = false;
+    if (text == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "POST /connectors: cannot print the body");
+    /* 409 here means "already exists" as well as "rebalance": ask once, the caller decides. */
+    c->requests++;
+    {
+        struct mm2_deadline dl;
+        mm2_deadline_start(&dl, c->request_timeout_ms);
+        st = mm2_http_request(c->http, "POST", "/connectors", text, strlen(text), &dl, &r, err);
+    }
+    free(text);
+    if (st != MM2_OK)
+        return mm2_error_prefix(err, "POST /connectors");
+    if (r.status == 201) {
+        *created = true;
+        mm2_http_response_free(&r);
+        return MM2_OK;
+    }
+    if (r.status == 409) {
+        mm2_http_response_free(&r);
+        return MM2_OK;
+    }
+    return unexpected("POST", "/connectors", &r, err);
+}
+
+void mm2_source_offsets_free(struct mm2_source_offsets *o)
+{
+    if (o == NULL)
+        return;
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->v[i].cluster);
+        free(o->v[i].topic);
+    }
+    free(o->v);
+    o->v = NULL;
+    o->n = 0;
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+    const struct mm2_source_offset *x = a, *y = b;
+    int r = strcmp(x->cluster, y->cluster);
+
+    if (r == 0)
+        r = strcmp(x->topic, y->topic);
+    if (r == 0)
+        r = (x->partition > y->partition) - (x->partition < y->partition);
+    return r;
+}
+
+/* One entry {"partition": {...}, "offset": {...}} into *e (strings malloc'd). */
+static enum mm2_status parse_entry(const cJSON *item, size_t i, struct mm2_source_offset *e,
+                                   struct mm2_error *err)
+{
+    char where[64];
+    const cJSON *part, *off, *cl, *tp, *pn, *ov;
+    int64_t p, o;
+
+    (void)snprintf(where, sizeof(where), "offsets[%zu]", i);
+    part = mm2_json_get(item, "partition", MM2_JSON_OBJECT, where, err);
+    off = part != NULL ? mm2_json_get(item, "offset", MM2_JSON_OBJECT, where, err) : NULL;
+    (void)snprintf(where, sizeof(where), "offsets[%zu].partition", i);
+    cl = off != NULL ? mm2_json_get(part, "cluster", MM2_JSON_STRING, where, err) : NULL;
+    tp = cl != NULL ? mm2_json_get(part, "topic", MM2_JSON_STRING, where, err) : NULL;
+    pn = tp != NULL ? mm2_json_get(part, "partition", MM2_JSON_INT, where, err) : NULL;
+    (void)snprintf(where, sizeof(where), "offsets[%zu].offset", i);
+    ov = pn != NULL ? mm2_json_get(off, "offset", MM2_JSON_INT, where, err) : NULL;
+    if (ov == NULL)
+        return MM2_UNEXPECTED;
+    (void)mm2_json_int64(pn, &p);
+    (void)mm2_json_int64(ov, &o);
+    if (p < 0 || p > INT32_MAX || o < 0)
+        return mm2_error_set(err, MM2_UNEXPECTED,
+                             "offsets[%zu]: partition %lld or offset %lld "
+                             "is out of range",
+                             i, (long long)p, (long long)o);
+    e->cluster = strdup(cl->valuestring);
+    e->topic = strdup(tp->valuestring);
+    e->partition = (int32_t)p;
+    e->offset = o;
+    if (e->cluster == NULL || e->topic == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    return MM2_OK;
+}
+
+enum mm2_status mm2_connect_offsets_parse(const char *body, size_t len,
+                                          struct mm2_source_offsets *out, struct mm2_error *err)
+{
+    cJSON *root = cJSON_ParseWithLength(body, len);
+    const cJSON *arr, *item;
+    size_t n, i = 0;
+    enum mm2_status st = MM2_OK;
+
+    memset(out, 0, sizeof(*out));
+    if (root == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "the offsets answer is not JSON");
+    arr = mm2_json_get(root, "offsets", MM2_JSON_ARRAY, "answer", err);
+    if (arr == NULL) {
+        cJSON_Delete(root);
+        return MM2_UNEXPECTED;
+    }
+    n = (size_t)cJSON_GetArraySize(arr);
+    if (n > OFFSETS_MAX) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "the offsets answer has more than %lu entries",
+                             OFFSETS_MAX);
+    }
+    out->v = n > 0 ? calloc(n, sizeof(*out->v)) : NULL;
+    if (n > 0 && out->v == NULL) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    cJSON_ArrayForEach(item, arr)
+    {
+        st = parse_entry(item, i, &out->v[i], err);
+        out->n = ++i;
+        if (st != MM2_OK)
+            break;
+    }
+    cJSON_Delete(root);
+    if (st != MM2_OK) {
+        mm2_source_offsets_free(out);
+        return st;
+    }
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof(*out->v), cmp_offset);
+    for (i = 1; i < out->n; i++) {
+        if (cmp_offset(&out->v[i - 1], &out->v[i]) == 0) {
+            st = mm2_error_set(err, MM2_UNEXPECTED,
+                               "the offsets answer lists %.100s/%.200s-%d twice", out->v[i].cluster,
+                               out->v[i].topic, (int)out->v[i].partition);
+            mm2_source_offsets_free(out);
+            return st;
+        }
+    }
+    return MM2_OK;
+}
+
+const struct mm2_source_offset *mm2_source_offsets_find(const struct mm2_source_offsets *o,
+                                                        const char *cluster, const char *topic,
+                                                        int32_t partition)
+{
+    struct mm2_source_offset key = {.cluster = (char *)(uintptr_t)cluster,
+                                    .topic = (char *)(uintptr_t)topic,
+                                    .partition = partition};
+
+    if (o->n == 0)
+        return NULL;
+    return bsearch(&key, o->v, o->n, sizeof(*o->v), cmp_offset);
+}
+
+enum mm2_status mm2_connect_offsets(struct mm2_connect *c, const char *name,
+                                    struct mm2_source_offsets *out, struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st = connector_path(path, sizeof(path), name, "/offsets", err);
+
+    memset(out, 0, sizeof(*out));
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "GET", path, NULL, 0, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200)
+        return unexpected("GET", path, &r, err);
+    st = mm2_connect_offsets_parse(r.body, r.len, out, err);
+    mm2_http_response_free(&r);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
+}
+
+enum mm2_status mm2_connect_patch_offsets(struct mm2_connect *c, const char *name, const char *body,
+                                          size_t len, struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st = connector_path(path, sizeof(path), name, "/offsets", err);
+
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "PATCH", path, body, len, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200)
+        return unexpected("PATCH", path, &r, err);
+    mm2_http_response_free(&r);
+    return MM2_OK;
+}
+
+enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, const char *verb,
+                                      struct mm2_error *err)
+{
+    char suffix[16], path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st;
+
+    if (strcmp(verb, "stop") != 0 && strcmp(verb, "pause") != 0 && strcmp(verb, "resume") != 0)
+        return mm2_error_set(err, MM2_USAGE, "unknown connector state change %.16s", verb);
+    (void)snprintf(suffix, sizeof(suffix), "/%s", verb);
+    st = connector_path(path, sizeof(path), name, suffix, err);
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "PUT", path, NULL, 0, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 202 && r.status != 204)
+        return unexpected("PUT", path, &r, err);
+    mm2_http_response_free(&r);
+    return MM2_OK;
+}
+
+enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st = connector_path(path, sizeof(path), name, "", err);
+
+    if (st != MM2_OK)
+        return st;
+    st = call(c, "DELETE", path, NULL, 0, &r, err);
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 204 && r.status != 200 && r.status != 404)
+        return unexpected("DELETE", path, &r, err);
+    mm2_http_response_free(&r);
+    return MM2_OK;
+}

@@ -1,0 +1,125 @@
+/*
+ * mm2_connect: the Kafka Connect REST calls mm2-offsets makes (DESIGN 3.3, 4): GET /, a
+ * connector's config and status, create (initial_state), GET and PATCH offsets, stop and resume.
+ *
+ * Contract:
+ *   - Never prints, never exits. Errors carry the method, path and Connect's own message, one
+ *     line, e.g. "PATCH /connectors/x/offsets: HTTP 400: Connectors must be in the STOPPED ...".
+ *   - Each request is bounded by the client's request timeout (Connect itself gives up on offset
+ *     reads and writes after 90 s, so the default is a little above that). HTTP 409 (a rebalance
+ *     in progress, or "stale configuration" right after a create or a stop) is retried with
+ *     backoff (250 ms doubling, at most 5 s apart) until the retry budget is spent; every retry is
+ *     reported through the notify callback, if one is set, so the caller can show progress.
+ *   - Status codes (DESIGN 6): MM2_UNREACHABLE when Connect does not answer (or keeps answering
+ *     409 past the budget), MM2_UNEXPECTED for an answer that is not what the call expects
+ *     (wrong status, body that is not the documented JSON), MM2_USAGE for a connector name this
+ *     client will not put in a URL.
+ *   - Parsed results are owned by the caller and freed with the matching *_free (NULL-safe).
+ *   - Offsets of a MirrorSourceConnector (MirrorUtils.wrapPartition / wrapOffset): partition
+ *     {"cluster": alias, "topic": t, "partition": p}, offset {"offset": n}. Anything else in an
+ *     offsets answer is MM2_UNEXPECTED naming the entry.
+ */
+#ifndef MM2_CONNECT_H
+#define MM2_CONNECT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_err.h"
+
+#define MM2_CONNECT_BODY_MAX (256L * 1024L * 1024L) /* offsets of 10^6 partitions fit */
+#define MM2_CONNECT_NAME_MAX 200
+
+struct mm2_connect;
+
+/* Called before each retry: what was asked ("PATCH /connectors/x/offsets"), the status that made
+ * it retry, and how long it waits now. */
+typedef void (*mm2_connect_notify_fn)(void *ctx, const char *what, long status, long wait_ms);
+
+/* A client for the Connect REST base URL (http[s]://host:port). */
+enum mm2_status mm2_connect_new(const char *url, long request_timeout_ms, long retry_budget_ms,
+                                struct mm2_connect **out, struct mm2_error *err);
+void mm2_connect_free(struct mm2_connect *c);
+void mm2_connect_set_notify(struct mm2_connect *c, mm2_connect_notify_fn fn, void *ctx);
+
+/* HTTP requests sent so far, retries included (the benchmark's round trips). */
+long mm2_connect_requests(const struct mm2_connect *c);
+
+/* True when name is a connector name this client puts in a URL: 1..MM2_CONNECT_NAME_MAX bytes of
+ * [A-Za-z0-9._-]. On false a reason goes into why. */
+bool mm2_connect_name_valid(const char *name, char *why, size_t whylen);
+
+struct mm2_connect_info {
+    char version[64];
+    char commit[64];
+    char kafka_cluster_id[64];
+};
+
+/* GET /: the worker's Kafka version and the cluster id of its Kafka cluster (the target). */
+enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info *out,
+                                 struct mm2_error *err);
+
+/* GET /connectors/{name}/config: *out is the config object, or NULL when the connector does not
+ * exist (404). */
+enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSON **out,
+                                   struct mm2_error *err);
+
+struct mm2_connector_status {
+    bool exists;
+    char state[16]; /* RUNNING, PAUSED, STOPPED, FAILED, UNASSIGNED, RESTARTING */
+    size_t ntasks;
+    size_t tasks_running;
+    size_t tasks_failed;
+    char first_bad_task[96]; /* "task 2 FAILED on 10.0.0.7:8088", or "" */
+};
+
+/* GET /connectors/{name}/status; exists is false on 404. */
+enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
+                                   struct mm2_connector_status *out, struct mm2_error *err);
+/* The parser behind it, for tests and fuzzing. */
+enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
+                                         struct mm2_connector_status *out, struct mm2_error *err);
+
+/* POST /connectors with body {"name", "config", "initial_state"}. *created is true on 201 and
+ * false on 409 (a connector of that name exists already: the caller inspects it). */
+enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, bool *created,
+                                   struct mm2_error *err);
+
+struct mm2_source_offset {
+    char *cluster;
+    char *topic;
+    int32_t partition;
+    int64_t offset;
+};
+
+struct mm2_source_offsets {
+    struct mm2_source_offset *v; /* sorted by cluster, topic, partition */
+    size_t n;
+};
+
+/* GET /connectors/{name}/offsets. 404 is MM2_UNEXPECTED ("connector not found"). */
+enum mm2_status mm2_connect_offsets(struct mm2_connect *c, const char *name,
+                                    struct mm2_source_offsets *out, struct mm2_error *err);
+/* The parser behind it, for tests and fuzzing. */
+enum mm2_status mm2_connect_offsets_parse(const char *body, size_t len,
+                                          struct mm2_source_offsets *out, struct mm2_error *err);
+void mm2_source_offsets_free(struct mm2_source_offsets *o);
+/* The entry for (cluster, topic, partition), or NULL. */
+const struct mm2_source_offset *mm2_source_offsets_find(const struct mm2_source_offsets *o,
+                                                        const char *cluster, const char *topic,
+                                                        int32_t partition);
+
+/* PATCH /connectors/{name}/offsets with body (JSON text); 200 is success. */
+enum mm2_status mm2_connect_patch_offsets(struct mm2_connect *c, const char *name, const char *body,
+                                          size_t len, struct mm2_error *err);
+
+/* PUT /connectors/{name}/{verb} for verb "stop", "pause" or "resume" (202 or 204). */
+enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, const char *verb,
+                                      struct mm2_error *err);
+
+/* DELETE /connectors/{name} (204; 404 counts as done). */
+enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err);
+
+#endif

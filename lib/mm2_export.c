@@ -1,0 +1,378 @@
+/* mm2_export: the connector JSON and the export artifact's model (see mm2_plan.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm2_artifact.h"
+#include "mm2_connect.h"
+#include "mm2_json.h"
+#include "mm2_parse.h"
+#include "mm2_plan.h"
+#include "mm2_plan_json.h"
+
+#define CONNECTOR_FILE_MAX (1024 * 1024)
+
+/* ---- the connector JSON ------------------------------------------------------------------ */
+
+void mm2_connector_free(struct mm2_connector *c)
+{
+    if (c == NULL)
+        return;
+    cJSON_Delete(c->config);
+    memset(c, 0, sizeof(*c));
+}
+
+enum mm2_status mm2_connector_config_digest(const cJSON *config, const char *name,
+                                            char out[MM2_DIGEST_TEXT_LEN + 1],
+                                            struct mm2_error *err)
+{
+    cJSON *copy = cJSON_Duplicate(config, true);
+    cJSON *sorted, *n;
+    char *text;
+    int rc;
+
+    out[0] = '\0';
+    if (copy == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    /* Connect stores the config with "name" in it and returns it so. */
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "name");
+    n = cJSON_AddStringToObject(copy, "name", name);
+    sorted = n != NULL ? mm2_json_sorted(copy) : NULL;
+    cJSON_Delete(copy);
+    text = sorted != NULL ? mm2_json_print(sorted, false) : NULL;
+    cJSON_Delete(sorted);
+    if (text == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    rc = mm2_digest_text(text, strlen(text), out);
+    free(text);
+    return rc == 0 ? MM2_OK : mm2_error_set(err, MM2_UNEXPECTED, "SHA-256 failed (OpenSSL)");
+}
+
+enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector *out,
+                                        struct mm2_error *err)
+{
+    const cJSON *name, *config, *v;
+    char why[160];
+
+    memset(out, 0, sizeof(*out));
+    name = mm2_json_get(root, "name", MM2_JSON_STRING, "connector", err);
+    config = name != NULL ? mm2_json_get(root, "config", MM2_JSON_OBJECT, "connector", err) : NULL;
+    if (config == NULL)
+        return mm2_error_set(err, MM2_CONFIG, "%s", err->msg);
+    if (!mm2_connect_name_valid(name->valuestring, why, sizeof(why)))
+        return mm2_error_set(err, MM2_CONFIG, "connector.name \"%.100s\": %s", name->valuestring,
+                             why);
+    if (cJSON_GetObjectItemCaseSensitive(root, "initial_state") != NULL)
+        return mm2_error_set(err, MM2_CONFIG,
+                             "connector.initial_state must not be given: mm2-offsets creates "
+                             "the connector STOPPED itself");
+    cJSON_ArrayForEach(v, root)
+    {
+        if (strcmp(v->string, "name") != 0 && strcmp(v->string, "config") != 0)
+            return mm2_error_set(err, MM2_CONFIG,
+                                 "connector has an unknown member \"%.60s\"; only name and config",
+                                 v->string);
+    }
+    cJSON_ArrayForEach(v, config)
+    {
+        if (!cJSON_IsString(v))
+            return mm2_error_set(err, MM2_CONFIG,
+                                 "connector.config.\"%.100s\" is not a string (Connect configs "
+                                 "are strings: write \"%s\" in quotes)",
+                                 v->string, cJSON_IsBool(v) ? "true/false" : "the value");
+    }
+    v = cJSON_GetObjectItemCaseSensitive(config, "name");
+    if (v != NULL && strcmp(v->valuestring, name->valuestring) != 0)
+        return mm2_error_set(err, MM2_CONFIG,
+                             "connector.config.name \"%.100s\" differs from connector.name "
+                             "\"%.100s\"",
+                             v->valuestring, name->valuestring);
+    v = cJSON_GetObjectItemCaseSensitive(config, "source.cluster.alias");
+    if (v == NULL || v->valuestring[0] == '\0')
+        return mm2_error_set(err, MM2_CONFIG,
+                             "connector.config.\"source.cluster.alias\" is required (the "
+                             "\"cluster\" key of every offset)");
+    if (strlen(v->valuestring) >= sizeof(out->alias) ||
+        strlen(name->valuestring) >= sizeof(out->name))
+        return mm2_error_set(err, MM2_CONFIG, "connector name or alias too long");
+    memcpy(out->name, name->valuestring, strlen(name->valuestring) + 1);
+    memcpy(out->alias, v->valuestring, strlen(v->valuestring) + 1);
+    out->config = cJSON_Duplicate(config, true);
+    if (out->config == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    return mm2_connector_config_digest(out->config, out->name, out->digest, err);
+}
+
+enum mm2_status mm2_connector_load(const char *path, struct mm2_connector *out,
+                                   struct mm2_error *err)
+{
+    cJSON *root;
+    enum mm2_status st = mm2_json_parse_file("connector", path, CONNECTOR_FILE_MAX, &root, err);
+
+    memset(out, 0, sizeof(*out));
+    if (st != MM2_OK)
+        return st;
+    st = mm2_connector_from_json(root, out, err);
+    cJSON_Delete(root);
+    if (st != MM2_OK) {
+        mm2_connector_free(out);
+        return mm2_error_prefix(err, "%s", path);
+    }
+    return MM2_OK;
+}
+
+/* ---- the export --------------------------------------------------------------------------- */
+
+void mm2_export_free(struct mm2_export *ex)
+{
+    if (ex == NULL)
+        return;
+    for (size_t i = 0; i < ex->ntopics; i++) {
+        free(ex->topics[i].name);
+        free(ex->topics[i].target);
+        free(ex->topics[i].flink_target);
+    }
+    for (size_t i = 0; i < ex->nparts; i++)
+        free(ex->parts[i].topic);
+    free(ex->topics);
+    free(ex->parts);
+    memset(ex, 0, sizeof(*ex));
+}
+
+enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err)
+{
+    struct pj b = {.root = cJSON_CreateObject()};
+    cJSON *o, *arr;
+
+    *out = NULL;
+    pj_str(&b, b.root, "kind", MM2_KIND_EXPORT);
+    pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
+    pj_str(&b, b.root, "created", ex->created);
+    pj_str(&b, b.root, "source_cluster_id", ex->source_cluster);
+    pj_str(&b, b.root, "target_cluster_id", ex->target_cluster);
+    o = pj_obj(&b, b.root, "connect");
+    pj_str(&b, o, "version", ex->connect_version);
+    pj_str(&b, o, "kafka_cluster_id", ex->connect_cluster);
+    o = pj_obj(&b, b.root, "connector");
+    pj_str(&b, o, "name", ex->connector);
+    pj_str(&b, o, "source_alias", ex->alias);
+    pj_str(&b, o, "config_digest", ex->config_digest);
+    o = pj_obj(&b, b.root, "flink");
+    pj_str(&b, o, "group_id", ex->group);
+    pj_str(&b, o, "group_state", ex->group_state);
+    pj_int(&b, o, "group_members", ex->group_members);
+    pj_str(&b, o, "stopped_by", ex->flink_method);
+    pj_str(&b, o, "job_state", ex->flink_job_state);
+    pj_int(&b, o, "checkpoint_interval_ms", ex->checkpoint_interval_ms);
+    pj_int(&b, b.root, "stable_wait_ms", ex->stable_wait_ms);
+    arr = pj_arr(&b, b.root, "topics");
+    for (size_t i = 0; i < ex->ntopics && arr != NULL; i++) {
+        const struct mm2_xtopic *t = &ex->topics[i];
+        cJSON *e = cJSON_CreateObject();
+        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
+            cJSON_Delete(e);
+            b.oom = true;
+            break;
+        }
+        pj_str(&b, e, "name", t->name);
+        pj_int(&b, e, "partitions", t->partitions);
+        pj_bool(&b, e, "replicated", t->replicated);
+        if (t->replicated) {
+            pj_str(&b, e, "target", t->target);
+            pj_int_or_null(&b, e, "target_partitions", t->target_partitions,
+                           t->target_partitions < 0);
+            pj_str(&b, e, "flink_target", t->flink_target);
+        }
+    }
+    arr = pj_arr(&b, b.root, "partitions");
+    for (size_t i = 0; i < ex->nparts && arr != NULL; i++) {
+        const struct mm2_xpart *p = &ex->parts[i];
+        cJSON *e = cJSON_CreateObject();
+        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
+            cJSON_Delete(e);
+            b.oom = true;
+            break;
+        }
+        pj_str(&b, e, "topic", p->topic);
+        pj_int(&b, e, "partition", p->partition);
+        pj_pair(&b, e, "committed", p->committed, MM2_OFFSET_NONE);
+        pj_pair(&b, e, "log_start", p->log_start, MM2_OFFSET_NONE);
+        pj_pair(&b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
+        pj_pair(&b, e, "target_hw", p->target_hw, -1);
+        pj_pair(&b, e, "target_lso", p->target_lso, -1);
+    }
+    if (b.oom || b.root == NULL) {
+        cJSON_Delete(b.root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory, or an offset above 2^53");
+    }
+    *out = b.root;
+    return MM2_OK;
+}
+
+static int cmp_xtopic(const void *a, const void *b)
+{
+    return strcmp(((const struct mm2_xtopic *)a)->name, ((const struct mm2_xtopic *)b)->name);
+}
+
+static const struct mm2_xtopic *find_xtopic(const struct mm2_export *ex, const char *name)
+{
+    struct mm2_xtopic key = {.name = (char *)(uintptr_t)name};
+
+    return ex->ntopics == 0 ? NULL
+                            : bsearch(&key, ex->topics, ex->ntopics, sizeof(key), cmp_xtopic);
+}
+
+static enum mm2_status read_topics(const cJSON *arr, struct mm2_export *ex, struct mm2_error *err)
+{
+    const cJSON *e;
+    size_t n = (size_t)cJSON_GetArraySize(arr), i = 0;
+
+    ex->topics = n > 0 ? calloc(n, sizeof(*ex->topics)) : NULL;
+    if (n > 0 && ex->topics == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    cJSON_ArrayForEach(e, arr)
+    {
+        struct mm2_xtopic *t = &ex->topics[i];
+        char where[48];
+        int64_t v;
+        bool rep;
+        (void)snprintf(where, sizeof(where), "topics[%zu]", i);
+        ex->ntopics = ++i;
+        t->target_partitions = -1;
+        if (pj_get_topic(e, "name", where, &t->name, err) != MM2_OK ||
+            pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
+            pj_get_bool(e, "replicated", where, &rep, err) != MM2_OK)
+            return MM2_CONFIG;
+        t->partitions = (int32_t)v;
+        t->replicated = rep;
+        if (rep) {
+            if (pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
+                pj_get_int_or_null(e, "target_partitions", where, 1, INT32_MAX, -1, &v, err) !=
+                    MM2_OK ||
+                pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK)
+                return MM2_CONFIG;
+            t->target_partitions = (int32_t)v;
+        }
+        if (i > 1 && strcmp(ex->topics[i - 2].name, t->name) >= 0)
+            return mm2_error_set(err, MM2_CONFIG, "%s.name \"%.100s\" is out of order or repeated",
+                                 where, t->name);
+    }
+    return MM2_OK;
+}
+
+static enum mm2_status read_parts(const cJSON *arr, struct mm2_export *ex, struct mm2_error *err)
+{
+    const cJSON *e;
+    size_t n = (size_t)cJSON_GetArraySize(arr), i = 0;
+
+    ex->parts = n > 0 ? calloc(n, sizeof(*ex->parts)) : NULL;
+    if (n > 0 && ex->parts == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    cJSON_ArrayForEach(e, arr)
+    {
+        struct mm2_xpart *p = &ex->parts[i];
+        const struct mm2_xtopic *t;
+        char where[48];
+        int64_t v;
+        (void)snprintf(where, sizeof(where), "partitions[%zu]", i);
+        ex->nparts = ++i;
+        if (pj_get_topic(e, "topic", where, &p->topic, err) != MM2_OK ||
+            pj_get_int(e, "partition", where, 0, INT32_MAX - 1, &v, err) != MM2_OK)
+            return MM2_CONFIG;
+        p->partition = (int32_t)v;
+        if (pj_get_pair(e, "committed", where, MM2_OFFSET_NONE, p->committed, err) != MM2_OK ||
+            pj_get_pair(e, "log_start", where, MM2_OFFSET_NONE, p->log_start, err) != MM2_OK ||
+            pj_get_pair(e, "log_end", where, MM2_OFFSET_NONE, p->log_end, err) != MM2_OK ||
+            pj_get_pair(e, "target_hw", where, -1, p->target_hw, err) != MM2_OK ||
+            pj_get_pair(e, "target_lso", where, -1, p->target_lso, err) != MM2_OK)
+            return MM2_CONFIG;
+        for (int r = 0; r < 2; r++)
+            if (p->log_start[r] < 0 || p->log_end[r] < 0 || p->log_start[r] > p->log_end[r])
+                return mm2_error_set(err, MM2_CONFIG,
+                                     "%s: log_start and log_end must be offsets with start <= end",
+                                     where);
+        t = find_xtopic(ex, p->topic);
+        if (t == NULL || !t->replicated || p->partition >= t->partitions)
+            return mm2_error_set(err, MM2_CONFIG,
+                                 "%s: %.100s-%d is not a partition of a replicated topic", where,
+                                 p->topic, (int)p->partition);
+        if (i > 1) {
+            const struct mm2_xpart *q = &ex->parts[i - 2];
+            int c = strcmp(q->topic, p->topic);
+            if (c > 0 || (c == 0 && q->partition >= p->partition))
+                return mm2_error_set(err, MM2_CONFIG, "%s is out of order or repeated", where);
+        }
+    }
+    return MM2_OK;
+}
+
+enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *ex,
+                                     struct mm2_error *err)
+{
+    const cJSON *o, *arr;
+    int64_t v;
+    size_t want = 0;
+
+    memset(ex, 0, sizeof(*ex));
+    if (pj_get_buf(root, "created", "export", ex->created, sizeof(ex->created), err) != MM2_OK ||
+        pj_get_buf(root, "source_cluster_id", "export", ex->source_cluster,
+                   sizeof(ex->source_cluster), err) != MM2_OK ||
+        pj_get_buf(root, "target_cluster_id", "export", ex->target_cluster,
+                   sizeof(ex->target_cluster), err) != MM2_OK)
+        return MM2_CONFIG;
+    o = mm2_json_get(root, "connect", MM2_JSON_OBJECT, "export", err);
+    if (o == NULL ||
+        pj_get_buf(o, "version", "export.connect", ex->connect_version, sizeof(ex->connect_version),
+                   err) != MM2_OK ||
+        pj_get_buf(o, "kafka_cluster_id", "export.connect", ex->connect_cluster,
+                   sizeof(ex->connect_cluster), err) != MM2_OK)
+        return pj_config(err);
+    o = mm2_json_get(root, "connector", MM2_JSON_OBJECT, "export", err);
+    if (o == NULL ||
+        pj_get_buf(o, "name", "export.connector", ex->connector, sizeof(ex->connector), err) !=
+            MM2_OK ||
+        pj_get_buf(o, "source_alias", "export.connector", ex->alias, sizeof(ex->alias), err) !=
+            MM2_OK ||
+        pj_get_digest(o, "config_digest", "export.connector", ex->config_digest, err) != MM2_OK)
+        return pj_config(err);
+    o = mm2_json_get(root, "flink", MM2_JSON_OBJECT, "export", err);
+    if (o == NULL ||
+        pj_get_buf(o, "group_id", "export.flink", ex->group, sizeof(ex->group), err) != MM2_OK ||
+        pj_get_buf(o, "group_state", "export.flink", ex->group_state, sizeof(ex->group_state),
+                   err) != MM2_OK ||
+        pj_get_int(o, "group_members", "export.flink", 0, 1000000, &v, err) != MM2_OK)
+        return pj_config(err);
+    ex->group_members = (int)v;
+    if (pj_get_buf(o, "stopped_by", "export.flink", ex->flink_method, sizeof(ex->flink_method),
+                   err) != MM2_OK ||
+        pj_get_buf(o, "job_state", "export.flink", ex->flink_job_state, sizeof(ex->flink_job_state),
+                   err) != MM2_OK ||
+        pj_get_int(o, "checkpoint_interval_ms", "export.flink", 0, 86400000L * 7, &v, err) !=
+            MM2_OK)
+        return pj_config(err);
+    ex->checkpoint_interval_ms = (long)v;
+    if (strcmp(ex->flink_method, "flink-rest") != 0 &&
+        strcmp(ex->flink_method, "stable-offsets") != 0)
+        return mm2_error_set(err, MM2_CONFIG,
+                             "export.flink.stopped_by must be flink-rest or stable-offsets");
+    if (pj_get_int(root, "stable_wait_ms", "export", 0, 86400000L, &v, err) != MM2_OK)
+        return MM2_CONFIG;
+    ex->stable_wait_ms = (long)v;
+    arr = mm2_json_get(root, "topics", MM2_JSON_ARRAY, "export", err);
+    if (arr == NULL || read_topics(arr, ex, err) != MM2_OK)
+        return pj_config(err);
+    arr = mm2_json_get(root, "partitions", MM2_JSON_ARRAY, "export", err);
+    if (arr == NULL || read_parts(arr, ex, err) != MM2_OK)
+        return pj_config(err);
+    for (size_t i = 0; i < ex->ntopics; i++)
+        if (ex->topics[i].replicated)
+            want += (size_t)ex->topics[i].partitions;
+    if (want != ex->nparts)
+        return mm2_error_set(err, MM2_CONFIG,
+                             "export lists %zu partitions but its replicated topics have %zu",
+                             ex->nparts, want);
+    o = cJSON_GetObjectItemCaseSensitive(root, "digest");
+    if (cJSON_IsString(o) && mm2_digest_valid(o->valuestring))
+        memcpy(ex->digest, o->valuestring, MM2_DIGEST_TEXT_LEN + 1);
+    return MM2_OK;
+}

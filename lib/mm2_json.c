@@ -1,0 +1,438 @@
+/* mm2_json: files and canonical JSON (see mm2_json.h). */
+#include "mm2_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READ_CHUNK 65536
+
+enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
+                              size_t *len, struct mm2_error *err)
+{
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int fd;
+
+    *out = NULL;
+    *len = 0;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return mm2_error_set(err, MM2_CONFIG, "cannot open %s file %s: %s", what, path,
+                             strerror(errno));
+    for (;;) {
+        ssize_t r;
+        if (n + READ_CHUNK + 1 > cap) {
+            size_t ncap = cap == 0 ? READ_CHUNK + 1 : cap * 2;
+            char *p;
+            if (ncap > max + READ_CHUNK + 1)
+                ncap = max + READ_CHUNK + 1;
+            p = realloc(buf, ncap);
+            if (p == NULL) {
+                free(buf);
+                close(fd);
+                return mm2_error_set(err, MM2_UNEXPECTED, "out of memory reading %s", path);
+            }
+            buf = p;
+            cap = ncap;
+        }
+        r = read(fd, buf + n, cap - n - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return mm2_error_set(err, MM2_CONFIG, "cannot read %s file %s: %s", what, path,
+                                 strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+        if (n > max) {
+            free(buf);
+            close(fd);
+            return mm2_error_set(err, MM2_CONFIG, "%s file %s is larger than %zu bytes", what, path,
+                                 max);
+        }
+    }
+    close(fd);
+    if (buf == NULL) {
+        buf = malloc(1);
+        if (buf == NULL)
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory reading %s", path);
+    }
+    buf[n] = '\0';
+    if (memchr(buf, '\0', n) != NULL) {
+        free(buf);
+        return mm2_error_set(err, MM2_CONFIG, "%s file %s holds a NUL byte; it is not text", what,
+                             path);
+    }
+    *out = buf;
+    *len = n;
+    return MM2_OK;
+}
+
+enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
+                               struct mm2_error *err)
+{
+    char tmp[4096];
+    size_t off = 0;
+    int fd, n;
+
+    n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof(tmp))
+        return mm2_error_set(err, MM2_CONFIG, "%s file path is too long: %.200s...", what, path);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
+                             strerror(errno));
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            close(fd);
+            unlink(tmp);
+            return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
+                                 strerror(e));
+        }
+        off += (size_t)w;
+    }
+    /* The artifact is the audit record of a cutover: it must be on disk before we go on. */
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
+                             strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
+                             strerror(e));
+    }
+    return MM2_OK;
+}
+
+enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t max, cJSON **out,
+                                    struct mm2_error *err)
+{
+    const char *end = NULL;
+    char *buf;
+    size_t len;
+    enum mm2_status st = mm2_file_read(what, path, max, &buf, &len, err);
+
+    *out = NULL;
+    if (st != MM2_OK)
+        return st;
+    /* len + 1: with require_null_terminated, cJSON wants the NUL inside the length. */
+    *out = cJSON_ParseWithLengthOpts(buf, len + 1, &end, true);
+    if (*out == NULL) {
+        size_t at = end != NULL && end >= buf ? (size_t)(end - buf) : 0;
+        free(buf);
+        return mm2_error_set(err, MM2_CONFIG, "%s file %s is not valid JSON (near byte %zu)", what,
+                             path, at);
+    }
+    free(buf);
+    return MM2_OK;
+}
+
+bool mm2_json_int64(const cJSON *item, int64_t *out)
+{
+    double d;
+
+    if (!cJSON_IsNumber(item))
+        return false;
+    d = item->valuedouble;
+    if (!isfinite(d) || d != floor(d) || d > (double)MM2_JSON_INT_MAX ||
+        d < -(double)MM2_JSON_INT_MAX)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+cJSON *mm2_json_int(int64_t v)
+{
+    if (v > MM2_JSON_INT_MAX || v < -MM2_JSON_INT_MAX)
+        return NULL;
+    return cJSON_CreateNumber((double)v);
+}
+
+/* ---- the printer ------------------------------------------------------------------------ */
+
+struct sb {
+    char *p;
+    size_t len;
+    size_t cap;
+    bool bad; /* out of memory, or a number that is not an exact integer */
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+    if (b->bad)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap == 0 ? 256 : b->cap;
+        char *p;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        p = realloc(b->p, cap);
+        if (p == NULL) {
+            b->bad = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void sb_puts(struct sb *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+static void put_string(struct sb *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *run = s;
+
+    sb_put(b, "\"", 1);
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        const char *esc = NULL;
+        char u[7];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        sb_put(b, run, (size_t)(s - run));
+        switch (c) {
+        case '"':
+            esc = "\\\"";
+            break;
+        case '\\':
+            esc = "\\\\";
+            break;
+        case '\n':
+            esc = "\\n";
+            break;
+        case '\r':
+            esc = "\\r";
+            break;
+        case '\t':
+            esc = "\\t";
+            break;
+        default:
+            memcpy(u, "\\u00", 4);
+            u[4] = hex[c >> 4];
+            u[5] = hex[c & 0x0f];
+            u[6] = '\0';
+            esc = u;
+            break;
+        }
+        sb_puts(b, esc);
+        run = s + 1;
+    }
+    sb_put(b, run, (size_t)(s - run));
+    sb_put(b, "\"", 1);
+}
+
+/* A container printed on one line in the pretty form: only scalars, or arrays of scalars. */
+static bool flat(const cJSON *item, int depth)
+{
+    const cJSON *c;
+
+    if (!cJSON_IsObject(item) && !cJSON_IsArray(item))
+        return true;
+    if (depth > 1)
+        return false;
+    cJSON_ArrayForEach(c, item)
+    {
+        if (cJSON_IsObject(c) || (cJSON_IsArray(c) && !flat(c, depth + 1)))
+            return false;
+    }
+    return true;
+}
+
+static void indent(struct sb *b, int level)
+{
+    sb_put(b, "\n", 1);
+    for (int i = 0; i < level; i++)
+        sb_put(b, "  ", 2);
+}
+
+static void put_item(struct sb *b, const cJSON *item, bool pretty, int level)
+{
+    int64_t v;
+    char num[32];
+
+    if (cJSON_IsNull(item)) {
+        sb_puts(b, "null");
+    } else if (cJSON_IsTrue(item)) {
+        sb_puts(b, "true");
+    } else if (cJSON_IsFalse(item)) {
+        sb_puts(b, "false");
+    } else if (cJSON_IsNumber(item)) {
+        if (!mm2_json_int64(item, &v)) {
+            b->bad = true;
+            return;
+        }
+        (void)snprintf(num, sizeof(num), "%lld", (long long)v);
+        sb_puts(b, num);
+    } else if (cJSON_IsString(item)) {
+        put_string(b, item->valuestring != NULL ? item->valuestring : "");
+    } else if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
+        bool obj = cJSON_IsObject(item);
+        bool one_line = !pretty || flat(item, 0);
+        const cJSON *c;
+        bool first = true;
+        sb_puts(b, obj ? "{" : "[");
+        cJSON_ArrayForEach(c, item)
+        {
+            if (!first)
+                sb_puts(b, pretty && one_line ? ", " : ",");
+            first = false;
+            if (!one_line)
+                indent(b, level + 1);
+            if (obj) {
+                put_string(b, c->string != NULL ? c->string : "");
+                sb_puts(b, pretty ? ": " : ":");
+            }
+            put_item(b, c, pretty, level + 1);
+        }
+        if (!one_line && !first)
+            indent(b, level);
+        sb_puts(b, obj ? "}" : "]");
+    } else {
+        b->bad = true; /* raw or invalid items are never printed */
+    }
+}
+
+char *mm2_json_print(const cJSON *item, bool pretty)
+{
+    struct sb b = {0};
+
+    put_item(&b, item, pretty, 0);
+    if (pretty)
+        sb_put(&b, "\n", 1);
+    if (b.bad) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+/* ---- readers ---------------------------------------------------------------------------- */
+
+static const char *type_names(int mask, char *buf, size_t len)
+{
+    static const struct {
+        int bit;
+        const char *name;
+    } names[] = {
+        {MM2_JSON_STRING, "a string"}, {MM2_JSON_INT, "an integer"}, {MM2_JSON_OBJECT, "an object"},
+        {MM2_JSON_ARRAY, "an array"},  {MM2_JSON_BOOL, "a boolean"}, {MM2_JSON_NULL, "null"},
+    };
+    size_t o = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        int n;
+        if (!(mask & names[i].bit))
+            continue;
+        n = snprintf(buf + o, len - o, "%s%s", o > 0 ? " or " : "", names[i].name);
+        if (n < 0 || (size_t)n >= len - o)
+            break;
+        o += (size_t)n;
+    }
+    return buf;
+}
+
+static bool type_ok(const cJSON *v, int mask)
+{
+    int64_t i;
+
+    return ((mask & MM2_JSON_STRING) && cJSON_IsString(v)) ||
+           ((mask & MM2_JSON_INT) && mm2_json_int64(v, &i)) ||
+           ((mask & MM2_JSON_OBJECT) && cJSON_IsObject(v)) ||
+           ((mask & MM2_JSON_ARRAY) && cJSON_IsArray(v)) ||
+           ((mask & MM2_JSON_BOOL) && cJSON_IsBool(v)) ||
+           ((mask & MM2_JSON_NULL) && cJSON_IsNull(v));
+}
+
+const cJSON *mm2_json_get(const cJSON *obj, const char *key, int mask, const char *where,
+                          struct mm2_error *err)
+{
+    const cJSON *v;
+
+    if (!cJSON_IsObject(obj)) {
+        mm2_error_set(err, MM2_UNEXPECTED, "%s is not an object", where);
+        return NULL;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (v == NULL) {
+        mm2_error_set(err, MM2_UNEXPECTED, "%s.%s is missing", where, key);
+        return NULL;
+    }
+    if (!type_ok(v, mask)) {
+        char types[96];
+        mm2_error_set(err, MM2_UNEXPECTED, "%s.%s is not %s", where, key,
+                      type_names(mask, types, sizeof(types)));
+        return NULL;
+    }
+    return v;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const cJSON *x = *(const cJSON *const *)a;
+    const cJSON *y = *(const cJSON *const *)b;
+
+    return strcmp(x->string != NULL ? x->string : "", y->string != NULL ? y->string : "");
+}
+
+cJSON *mm2_json_sorted(const cJSON *item)
+{
+    cJSON *copy, *c;
+    cJSON **v;
+    size_t n = 0, i = 0;
+
+    if (!cJSON_IsObject(item) && !cJSON_IsArray(item))
+        return cJSON_Duplicate(item, true);
+    copy = cJSON_IsObject(item) ? cJSON_CreateObject() : cJSON_CreateArray();
+    if (copy == NULL)
+        return NULL;
+    cJSON_ArrayForEach(c, item) n++;
+    if (n == 0)
+        return copy;
+    v = calloc(n, sizeof(*v));
+    if (v == NULL) {
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    cJSON_ArrayForEach(c, item) v[i++] = c;
+    if (cJSON_IsObject(item))
+        qsort(v, n, sizeof(*v), by_key);
+    for (i = 0; i < n; i++) {
+        cJSON *d = mm2_json_sorted(v[i]);
+        if (d == NULL) {
+            free(v);
+            cJSON_Delete(copy);
+            return NULL;
+        }
+        if (cJSON_IsObject(item))
+            cJSON_AddItemToObject(copy, v[i]->string, d);
+        else
+            cJSON_AddItemToArray(copy, d);
+    }
+    free(v);
+    return copy;
+}

@@ -1,0 +1,74 @@
+/*
+ * mm2_json: files and JSON for mm2-offsets' artifacts and Connect's answers, on cJSON.
+ *
+ * Contract:
+ *   - Never prints, never exits. Errors fill the caller's struct mm2_error.
+ *   - Kafka offsets are int64, but cJSON keeps numbers as double: only integers within
+ *     +-MM2_JSON_INT_MAX (2^53 - 1) are exact, so mm2_json_int64 refuses anything else (a
+ *     fraction, an exponent that is not an integer, a larger magnitude) instead of rounding.
+ *   - mm2_json_print is this project's one JSON printer: members in insertion order, integers
+ *     printed as integers (cJSON prints 1e+15 for 10^15, which Connect would not take as a long),
+ *     strings escaped the same way every time. Its compact form is the canonical text that
+ *     digests are taken over; the pretty form puts each object or array holding only scalars
+ *     (or arrays of scalars) on one line, so a plan with 10,000 partitions stays one line per
+ *     partition. A number that is not an exact integer is refused: artifacts carry none.
+ *   - Returned strings are malloc'd; the caller frees them with free().
+ */
+#ifndef MM2_JSON_H
+#define MM2_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_err.h"
+
+#define MM2_JSON_INT_MAX 9007199254740991LL /* 2^53 - 1 */
+
+/* Reads the whole file at path into a malloc'd NUL-terminated buffer (*out, *len without the
+ * NUL). A file larger than max bytes, one that cannot be opened or read, or one holding a NUL
+ * byte is MM2_CONFIG with a message naming the path ("what" names the file's role, e.g. "plan"). */
+enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
+                              size_t *len, struct mm2_error *err);
+
+/* Writes data to path atomically: a temporary file in the same directory, fsync, rename. The
+ * file gets mode 0644 (artifacts hold no secret). MM2_CONFIG when the directory is not writable. */
+enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
+                               struct mm2_error *err);
+
+/* Parses a file read with mm2_file_read; MM2_CONFIG naming the path and the byte offset of the
+ * first error. *out is freed by the caller with cJSON_Delete. */
+enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t max, cJSON **out,
+                                    struct mm2_error *err);
+
+/* The JSON text of item (see the contract), or NULL when out of memory or when item holds a
+ * number that is not an exact integer within +-MM2_JSON_INT_MAX. */
+char *mm2_json_print(const cJSON *item, bool pretty);
+
+/* A cJSON number for v, or NULL when |v| > MM2_JSON_INT_MAX or out of memory. */
+cJSON *mm2_json_int(int64_t v);
+
+/* True, with *out set, when item is a number holding an exact integer within
+ * +-MM2_JSON_INT_MAX. */
+bool mm2_json_int64(const cJSON *item, int64_t *out);
+
+/* Type masks for mm2_json_get. */
+#define MM2_JSON_STRING 0x01
+#define MM2_JSON_INT 0x02 /* a number that mm2_json_int64 accepts */
+#define MM2_JSON_OBJECT 0x04
+#define MM2_JSON_ARRAY 0x08
+#define MM2_JSON_BOOL 0x10
+#define MM2_JSON_NULL 0x20
+
+/* The member key of object obj when its type is in mask, else NULL with err set to
+ * MM2_UNEXPECTED and "<where>.<key> is missing" or "<where>.<key> is not <types>".
+ * obj that is not an object gives "<where> is not an object". */
+const cJSON *mm2_json_get(const cJSON *obj, const char *key, int mask, const char *where,
+                          struct mm2_error *err);
+
+/* A deep copy of item in which every object's members are sorted by key (strcmp), or NULL when
+ * out of memory. Two configs that differ only in member order print the same. */
+cJSON *mm2_json_sorted(const cJSON *item);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * mm2_kafka: what mm2-offsets asks of a Kafka cluster, on librdkafka as Debian bookworm ships it
+ * (2.0.2; DESIGN 3.3 and 4): the cluster id, topic metadata, a consumer group's committed
+ * offsets and state, log start / end / last stable offsets, a group offset commit (rollback) and
+ * a bounded read of records (the boundary check).
+ *
+ * Contract:
+ *   - Never prints, never exits. librdkafka's own log lines are swallowed; the last error it
+ *     reported (error_cb) is kept and added to an error's context where it explains a failure.
+ *   - Never puts a property VALUE in an error: values may be secrets (sasl.password, ...).
+ *     Errors name the role ("source"/"target") and the property key only. librdkafka's own
+ *     text, where added for context, has every property value replaced by "<redacted>" except
+ *     those of bootstrap.servers, security.protocol and sasl.mechanism(s), which are not
+ *     secrets and say what failed; it is withheld entirely when a secret is shorter than 4
+ *     characters.
+ *   - struct mm2_kafka is opaque; mm2_kafka_new copies everything it keeps; mm2_kafka_free
+ *     accepts NULL. Two librdkafka consumer handles (read_uncommitted, read_committed) are made
+ *     on first use and reused; they share one private group.id that is never joined (assign()
+ *     only). No call forks. Calls on one struct mm2_kafka must not run concurrently.
+ *   - Invalid arguments (NULL where a value is needed, no partitions, a partition listed twice,
+ *     a negative partition or offset) are MM2_USAGE, checked before anything is sent.
+ *   - Every call that talks to the cluster takes a deadline and returns by it (retrying
+ *     retriable per-partition errors such as LEADER_NOT_AVAILABLE until then). A deadline
+ *     already passed sends nothing.
+ *   - Status codes (DESIGN 6): MM2_CONFIG for a property librdkafka refuses, a reserved property,
+ *     a SASL mechanism or security protocol this librdkafka was not built with
+ *     (builtin.features), or an authentication failure (reported as soon as a broker refuses
+ *     the credentials, not at the deadline); MM2_UNREACHABLE when no broker answered by the
+ *     deadline, or only with retriable errors; MM2_UNEXPECTED for any other broker error (the
+ *     message names the topic, partition and librdkafka's error name).
+ *   - Offsets are int64_t. MM2_OFFSET_NONE (-1001, librdkafka's RD_KAFKA_OFFSET_INVALID) means
+ *     "no committed offset".
+ */
+#ifndef MM2_KAFKA_H
+#define MM2_KAFKA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_deadline.h"
+#include "mm2_err.h"
+
+#define MM2_OFFSET_NONE (-1001)
+#define MM2_KAFKA_CLUSTER_ID_MAX 64
+
+/* One librdkafka property as the INI file gave it (after ${env:VAR} expansion). Borrowed. */
+struct mm2_kv {
+    const char *key;
+    const char *value;
+};
+
+/* One topic partition. The topic string is borrowed from the caller. */
+struct mm2_tp {
+    const char *topic;
+    int32_t partition;
+};
+
+struct mm2_kafka;
+
+/* Creates a client for one cluster. role ("source" or "target", 1 to 31 characters) prefixes
+ * every error, as in "[source] unknown librdkafka property 'foo'". props are applied in order
+ * with rd_kafka_conf_set; these keys are refused because mm2-offsets sets them itself: group.id,
+ * group.instance.id, isolation.level, enable.auto.commit (and its legacy alias
+ * auto.commit.enable), enable.auto.offset.store, auto.offset.reset, enable.partition.eof,
+ * offset.store.method. client.id defaults to "mm2-offsets-<role>" and fetch.wait.max.ms to 100
+ * (a bounded read learns it reached the end from an empty fetch). When security.protocol is
+ * SASL_* the mechanism in sasl.mechanisms (or sasl.mechanism; librdkafka's default is GSSAPI)
+ * must be in builtin.features (see mm2_kafka_features_ok); SSL and SASL_SSL need ssl.
+ * Nothing is sent to the network here: what rd_kafka_new itself checks (TLS files, SASL
+ * settings) is checked on a client with no brokers, made and destroyed at once. That check is
+ * skipped for GSSAPI (librdkafka runs sasl.kerberos.kinit.cmd at start) and for OAUTHBEARER with
+ * sasl.oauthbearer.method=oidc (it fetches a token at start): there, such errors come back as
+ * MM2_CONFIG from the first call. *out is NULL on failure. */
+enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size_t nprops,
+                              struct mm2_kafka **out, struct mm2_error *err);
+void mm2_kafka_free(struct mm2_kafka *k);
+
+/* True when a librdkafka with these builtin.features (comma-separated, as the property reads)
+ * can speak security_protocol (NULL: plaintext; case-insensitive) with sasl_mechanism (NULL:
+ * GSSAPI, librdkafka's default; only looked at for SASL_*): PLAIN needs sasl_plain,
+ * SCRAM-SHA-256/512 sasl_scram, GSSAPI sasl_gssapi, OAUTHBEARER sasl_oauthbearer; SSL and
+ * SASL_SSL need ssl. On false, a reason naming the property key and the missing feature (never
+ * the value) goes into why (whylen bytes; why may be NULL). mm2_kafka_new applies it to the
+ * linked librdkafka's builtin.features. */
+bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
+                           const char *sasl_mechanism, char *why, size_t whylen);
+
+/* The cluster id (rd_kafka_clusterid) into out (at least MM2_KAFKA_CLUSTER_ID_MAX bytes). */
+enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,
+                                     size_t outlen, struct mm2_error *err);
+
+struct mm2_topic_meta {
+    char *name;
+    int32_t partitions;
+};
+
+struct mm2_topic_list {
+    struct mm2_topic_meta *v; /* sorted by name (strcmp) */
+    size_t n;
+};
+
+/* Every topic of the cluster (internal ones included: the caller filters) with its partition
+ * count, from one metadata request (asked again while a topic answers with a retriable error,
+ * as one being created does). *out is reset first. Free with mm2_topic_list_free (accepts NULL
+ * and a zeroed list). */
+enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                                 struct mm2_topic_list *out, struct mm2_error *err);
+void mm2_topic_list_free(struct mm2_topic_list *l);
+
+/* The committed offset of group for each of the n partitions, asked with the explicit partition
+ * list (rd_kafka_ListConsumerGroupOffsets, require_stable), so a partition the group never
+ * committed comes back as MM2_OFFSET_NONE instead of vanishing. out has n entries, in the order
+ * of tps. A group that does not exist gives MM2_OFFSET_NONE everywhere, and so does a topic that
+ * does not exist (the broker does not check: measured on 4.3.1). While a transactional offset
+ * commit to the group is pending, the broker answers UNSTABLE_OFFSET_COMMIT and librdkafka asks
+ * again by itself: the call returns once the transaction ends, or at the deadline with
+ * MM2_UNREACHABLE ("no complete answer by the deadline (_TIMED_OUT)", measured). out is only
+ * meaningful on MM2_OK. */
+enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
+                                    const struct mm2_tp *tps, size_t n, int64_t *out,
+                                    const struct mm2_deadline *dl, struct mm2_error *err);
+
+struct mm2_group_info {
+    char state[32]; /* "Empty", "Stable", "Dead", ... (rd_kafka_consumer_group_state_name) */
+    int members;    /* number of members */
+    char protocol_type[32]; /* "consumer", or "" for a group with no protocol */
+};
+
+/* The group's state from rd_kafka_DescribeConsumerGroups (not ListConsumerGroups: buggy in
+ * 2.0.x). Flink's source uses assign(), so "Empty" with no members proves nothing by itself.
+ * A group that does not exist is "Dead" with no members. So is, on Kafka 4.x, any group the
+ * classic DescribeGroups (the version 2.0.2 speaks) cannot describe: measured on 4.3.1, a
+ * KIP-848 group (group.protocol=consumer) with one active member reads "Dead", 0 members.
+ * "Dead" therefore never proves a group stopped. 2.0.2 has no protocol-type accessor:
+ * protocol_type is "" for a "simple" group (offsets committed without membership, as Flink
+ * does) and "consumer" otherwise. */
+enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
+                                const struct mm2_deadline *dl, struct mm2_group_info *out,
+                                struct mm2_error *err);
+
+/* For each of the n partitions: the log start offset into start[i], the high watermark into
+ * end[i], and, when stable is not NULL, the last stable offset into stable[i]. One
+ * rd_kafka_offsets_for_times request per leader for each of: -2 (start) and -1 (end) on a
+ * read_uncommitted handle, -1 on a read_committed handle (the last stable offset: ListOffsets
+ * carries the handle's isolation.level). Never query_watermark_offsets (two requests per
+ * partition, an unenforced timeout in 2.0.2). The three answers are three moments: on a
+ * partition being written, end may have moved past stable. A partition that does not exist is
+ * MM2_UNEXPECTED naming it (librdkafka's _UNKNOWN_PARTITION). The outputs are only meaningful
+ * on MM2_OK. */
+enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                                      int64_t *start, int64_t *end, int64_t *stable,
+                                      const struct mm2_deadline *dl, struct mm2_error *err);
+
+/* Commits offsets[i] (>= 0) for tps[i] to group (rd_kafka_AlterConsumerGroupOffsets). The broker
+ * refuses it while the group has active members (UNKNOWN_MEMBER_ID, measured for classic and
+ * KIP-848 groups): that comes back as MM2_UNEXPECTED naming the error. Not atomic across
+ * partitions: after an error, some may have been committed; re-read with mm2_kafka_committed.
+ * Retriable errors are retried (the same offsets written again). */
+enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
+                                 const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
+                                 struct mm2_error *err);
+
+struct mm2_header {
+    char *name;
+    unsigned char *value; /* NULL for a null header value */
+    size_t len;
+};
+
+struct mm2_record {
+    int64_t offset;
+    int64_t timestamp;
+    int tstype;         /* 0 none, 1 CreateTime, 2 LogAppendTime (rd_kafka_timestamp_type_t) */
+    unsigned char *key; /* NULL for a null key */
+    size_t key_len;
+    unsigned char *value; /* NULL for a null value (tombstone) */
+    size_t value_len;
+    struct mm2_header *headers;
+    size_t nheaders;
+};
+
+struct mm2_record_list {
+    struct mm2_record *v; /* in offset order */
+    size_t n;
+};
+
+/* Reads the data records of one partition with offsets in [from, until), at most max records
+ * (max >= 1). until = -1 means "the partition's end when the read starts" (the last stable
+ * offset when committed is true, else the high watermark); an until beyond that end is cut to
+ * it, so a range at or past the end reads nothing (MM2_OK, empty list). The end is asked for in
+ * every case (one ListOffsets request): a partition that does not exist is MM2_UNEXPECTED at
+ * once. A from below the log start is MM2_UNEXPECTED ("outside the partition's log"), never a
+ * silent jump. committed selects isolation.level read_committed (aborted records are skipped);
+ * transaction markers are never returned, so offsets may have gaps. Returns when max records
+ * were read, the end was reached, or the deadline passed (MM2_UNREACHABLE, the list keeping what
+ * was read). *out is reset first and holds what was read whatever the status: free it with
+ * mm2_record_list_free (accepts NULL and a zeroed list). A read that follows another on the same
+ * client may wait up to fetch.wait.max.ms (mm2-offsets' default: 100 ms) for the previous
+ * fetch to return. */
+enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t partition,
+                               int64_t from, int64_t until, size_t max, bool committed,
+                               const struct mm2_deadline *dl, struct mm2_record_list *out,
+                               struct mm2_error *err);
+void mm2_record_list_free(struct mm2_record_list *l);
+
+/* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
+ * summed over its handles: each request is counted once, when fully written to its socket, by an
+ * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts
+ * (checked equal on 2.0.2), read at once instead of at the next statistics interval. It includes
+ * librdkafka's own requests (ApiVersion, SASL handshake and authentication, Metadata,
+ * FindCoordinator, Fetch). 0 for NULL and before the first call. Measured on Kafka 4.3.1, one
+ * broker: a warm mm2_kafka_log_offsets costs 3 requests (2 without stable) for 1 partition and
+ * for 64 alike. */
+long mm2_kafka_requests(const struct mm2_kafka *k);
+
+#endif

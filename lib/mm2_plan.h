@@ -1,0 +1,202 @@
+/*
+ * mm2_plan: the data of an offset migration and its rules (DESIGN 3.3, seed 000 sections 3-4):
+ * the export (what the clusters said, read twice), the plan (C -> M = C - 1 per partition, or
+ * null, or a recorded loss), the connector JSON and its safety rules, and the rules that refuse
+ * a plan.
+ *
+ * Contract:
+ *   - Never prints, never exits, never talks to the network: everything here is a pure function
+ *     of its inputs, so every rule is unit-tested and fuzzed.
+ *   - Structs own their strings and arrays; each *_free releases them and accepts a zeroed or
+ *     partly filled struct. *_from_json validates every member (type, range, order, uniqueness)
+ *     and returns MM2_CONFIG naming the JSON path of the first bad one.
+ *   - A refusal is one line: "<topic>-<partition>: <what, with the numbers>; <what to do>
+ *     [rule <id>]", or without the partition for a rule about the whole migration. Rules ids:
+ *     no-offset, expired, beyond-end, offset-moved, log-moved, open-transaction, target-moving,
+ *     target-missing, partition-count, topic-mapping, topics-changed, unplanned, connector-config,
+ *     alias, flink-running, flink-unproven, group-active, wrong-target, accept-loss.
+ */
+#ifndef MM2_PLAN_H
+#define MM2_PLAN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_config.h"
+#include "mm2_digest.h"
+#include "mm2_err.h"
+#include "mm2_kafka.h"
+#include "mm2_topics.h"
+
+#define MM2_ID_MAX 256
+#define MM2_REFUSAL_LEN 512
+
+/* ---- the connector JSON ------------------------------------------------------------------ */
+
+struct mm2_connector {
+    char name[MM2_ID_MAX];
+    cJSON *config;                        /* the "config" object, string values only; owned */
+    char alias[MM2_ID_MAX];               /* source.cluster.alias */
+    char digest[MM2_DIGEST_TEXT_LEN + 1]; /* of the config, sorted, with "name" */
+};
+
+/* Reads {"name": ..., "config": {...}} (a "config.name", if given, must equal "name"; an
+ * "initial_state" member is refused: mm2-offsets sets it). MM2_CONFIG naming the file. */
+enum mm2_status mm2_connector_load(const char *path, struct mm2_connector *out,
+                                   struct mm2_error *err);
+enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector *out,
+                                        struct mm2_error *err);
+void mm2_connector_free(struct mm2_connector *c);
+
+/* The digest Connect's stored config would have: config (string map, as GET
+ * /connectors/{name}/config returns it) with "name" set, members sorted. */
+enum mm2_status mm2_connector_config_digest(const cJSON *config, const char *name,
+                                            char out[MM2_DIGEST_TEXT_LEN + 1],
+                                            struct mm2_error *err);
+
+/* ---- the export --------------------------------------------------------------------------- */
+
+/* Per source topic. target_partitions is -1 when the target topic does not exist. */
+struct mm2_xtopic {
+    char *name;
+    int32_t partitions;
+    bool replicated; /* the connector's filter accepts it */
+    char *target;    /* the topic MM2 writes to (replication policy); NULL when not replicated */
+    int32_t target_partitions;
+    char *flink_target; /* the topic Flink wrote to ([flink] topic.mapping); NULL likewise */
+};
+
+/* Per replicated source partition: both reads. Offsets MM2_OFFSET_NONE when not known;
+ * target_* are -1 when the target partition does not exist. */
+struct mm2_xpart {
+    char *topic;
+    int32_t partition;
+    int64_t committed[2];
+    int64_t log_start[2];
+    int64_t log_end[2];
+    int64_t target_hw[2];
+    int64_t target_lso[2];
+};
+
+struct mm2_export {
+    char created[32];
+    char source_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char target_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char connect_version[64];
+    char connect_cluster[MM2_KAFKA_CLUSTER_ID_MAX]; /* GET /'s kafka_cluster_id */
+    char connector[MM2_ID_MAX];
+    char alias[MM2_ID_MAX];
+    char config_digest[MM2_DIGEST_TEXT_LEN + 1];
+    char group[MM2_ID_MAX];
+    char group_state[32];
+    int group_members;
+    char flink_method[16];       /* "flink-rest" or "stable-offsets" */
+    char flink_job_state[32];    /* with flink-rest: the job's state */
+    long checkpoint_interval_ms; /* with stable-offsets */
+    long stable_wait_ms;         /* the time between the two reads */
+    struct mm2_xtopic *topics;   /* every source topic, sorted by name */
+    size_t ntopics;
+    struct mm2_xpart *parts; /* every partition of the replicated topics, sorted */
+    size_t nparts;
+    char digest[MM2_DIGEST_TEXT_LEN + 1]; /* set by *_from_json (and by the writer) */
+};
+
+enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err);
+enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *out,
+                                     struct mm2_error *err);
+void mm2_export_free(struct mm2_export *ex);
+
+/* ---- the plan ------------------------------------------------------------------------------ */
+
+enum mm2_action {
+    MM2_ACT_OFFSET = 0, /* write {"offset": M} */
+    MM2_ACT_RESET,      /* C = 0 = log start: write null (auto.offset.reset=earliest) */
+    MM2_ACT_LOSS,       /* C < log start, accepted: write null, lost = log start - C records */
+};
+
+struct mm2_pentry {
+    char *topic;
+    int32_t partition;
+    int64_t c;
+    int64_t m; /* -1 for null */
+    enum mm2_action action;
+    int64_t log_start;
+    int64_t log_end;
+    int64_t lost;
+    char *target_topic;
+    int64_t target_start; /* the target's high watermark at export: MM2's first record lands here */
+};
+
+struct mm2_plan {
+    char created[32];
+    char export_digest[MM2_DIGEST_TEXT_LEN + 1];
+    char source_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char target_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char connect_version[64];
+    char connector[MM2_ID_MAX];
+    char alias[MM2_ID_MAX];
+    char config_digest[MM2_DIGEST_TEXT_LEN + 1];
+    char group[MM2_ID_MAX];
+    struct mm2_xtopic *topics; /* replicated topics only */
+    size_t ntopics;
+    struct mm2_pentry *entries; /* sorted by topic, partition */
+    size_t n;
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+};
+
+enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct mm2_error *err);
+enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *out, struct mm2_error *err);
+void mm2_plan_free(struct mm2_plan *p);
+
+/* The entry for (topic, partition), or NULL. */
+const struct mm2_pentry *mm2_plan_find(const struct mm2_plan *p, const char *topic,
+                                       int32_t partition);
+
+/* The PATCH body {"offsets": [{"partition": {"cluster", "topic", "partition"},
+ * "offset": {"offset": M} | null}, ...]} for every entry (malloc'd), or NULL when out of memory. */
+char *mm2_plan_patch_body(const struct mm2_plan *p);
+
+/* ---- rules --------------------------------------------------------------------------------- */
+
+struct mm2_refusals {
+    char (*line)[MM2_REFUSAL_LEN];
+    size_t n;
+    size_t cap;
+};
+
+void mm2_refuse(struct mm2_refusals *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mm2_refusals_free(struct mm2_refusals *r);
+
+/* A TOPIC:PARTITION given to --accept-loss. */
+struct mm2_tpref {
+    const char *topic;
+    int32_t partition;
+};
+
+/* Parses "TOPIC:PARTITION" in place (the ':' is the last one). 0, or -1 with why set. */
+int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen);
+
+/* The connector JSON against seed section 4: connector.class MirrorSourceConnector,
+ * offset.consistency.enabled, emit.offset-syncs.enabled, sync.topic.configs.enabled and
+ * sync.topic.acls.enabled false, source.consumer.auto.offset.reset earliest when needs_earliest
+ * (some partition is written as null), and exactly.once.support not required. Adds refusals. */
+void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest,
+                         struct mm2_refusals *r);
+
+struct mm2_plan_input {
+    const struct mm2_export *ex;
+    const struct mm2_connector *connector; /* the connector JSON now */
+    const struct mm2_mirror *mirror;       /* its topic filter and replication policy */
+    const struct mm2_config *cfg;          /* [flink] topic.mapping */
+    const struct mm2_tpref *accept_loss;
+    size_t naccept;
+};
+
+/* Every rule of DESIGN 3.3 and the issue over the export. MM2_OK with *out filled when nothing
+ * is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty). */
+enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan *out,
+                               struct mm2_refusals *r, struct mm2_error *err);
+
+#endif
