@@ -509,6 +509,12 @@ static void topic_rules(const struct mm2_plan_input *in, struct mm2_refusals *r)
 {
     const struct mm2_export *ex = in->ex;
 
+    if (!mm2_mirror_enabled(in->mirror))
+        mm2_refuse(r,
+                   "connector %s: \"enabled\" is \"false\", so MirrorSourceConnector creates no "
+                   "task and copies nothing; remove it [rule connector-config]",
+                   in->connector->name);
+
     for (size_t i = 0; i < ex->ntopics; i++) {
         const struct mm2_xtopic *t = &ex->topics[i];
         char target[256];

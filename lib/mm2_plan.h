@@ -14,7 +14,8 @@
  *     [rule <id>]", or without the partition for a rule about the whole migration. Rules ids:
  *     no-offset, expired, beyond-end, offset-moved, log-moved, open-transaction, target-moving,
  *     target-missing, partition-count, topic-mapping, topics-changed, unplanned, connector-config,
- *     alias, flink-running, flink-unproven, group-active, wrong-target, accept-loss.
+ *     alias, flink-running, flink-unproven, group-active, wrong-target, wrong-source, accept-loss;
+ *     and, from the programs, connector-state, progressed and approval.
  */
 #ifndef MM2_PLAN_H
 #define MM2_PLAN_H
