@@ -66,7 +66,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e lint fmt fmt-check install clean deps test test-fast \
-        image bed-smoke rehearsal san-unit san-cli compat-39 bench memcheck k8s-check
+        image bed-smoke rehearsal san-unit san-cli compat-39 bench memcheck k8s-check fuzz
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -107,8 +107,35 @@ san-unit:
 san-cli:
 	$(Q)$(MAKE) --no-print-directory SAN=1 cli
 
-e2e: image
-	$(Q)tests/run-bats tests/e2e
+# libFuzzer on mm2-offsets' parsers (tests/fuzz/README.md): each tests/fuzz/fuzz_NAME.c with
+# lib/ under ASan+UBSan into build/fuzz/, run FUZZ_SECONDS each on a copy of
+# tests/fuzz/corpus/NAME (the committed corpus never grows); any crash, leak or sanitizer
+# report fails. A different clang: make fuzz FUZZ_CC=clang-16.
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 20
+FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=all
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(REQ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BIN): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(PKG_LIBS)
+
+fuzz: $(FUZZ_BIN)
+	$(Q)tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+$(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+e2e: image $(B)/tests/connect-patch
+	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/e2e
 
 bed-smoke: image
 	$(Q)rm -f build/bed/bed-smoke.line
@@ -201,6 +228,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory k8s-check
 	$(Q)$(MAKE) --no-print-directory unit cli
 	$(Q)$(MAKE) --no-print-directory san-unit san-cli
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory compat-39

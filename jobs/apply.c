@@ -28,6 +28,7 @@ static void usage(FILE *out)
                  "                     (backup-NAME-UTCTIME.json in the current directory)\n"
                  "  -r, --report FILE  also write the verify report there\n"
                  "  -q, --quiet        no progress lines\n"
+                 "  -v, --verbose      debug detail too\n"
                  "  -h, --help         this text\n"
                  "\n"
                  "Exit codes: 0 applied and verified, 1 refused or verify mismatch, 2 usage,\n"
@@ -259,9 +260,9 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     }
     if (vr.mismatches > 0) {
         mm2_log_error(&j->log,
-                      "verify: %zu of %zu partitions do not match the plan; do not "
-                      "resume",
-                      vr.mismatches, vr.checked);
+                      "verify: %zu mismatches: %zu of %zu partitions differ from the plan; do "
+                      "not resume",
+                      vr.mismatches, vr.partition_mismatches, vr.checked);
         rc = MM2_CHECK_FAILED;
         goto out;
     }
@@ -294,11 +295,7 @@ int cmd_apply(struct job *j, int argc, char **argv)
 
     if (rc != MM2_OK || done)
         return rc;
-    if (plan_path == NULL)
-        return job_usage_error(j, "--plan FILE is required (the reviewed plan)");
-    rc = job_load(j, config);
-    if (rc == MM2_OK)
-        rc = job_read_plan(j, plan_path, &plan);
+    rc = job_load_plan(j, config, plan_path, &plan);
     if (rc != MM2_OK)
         return rc;
     if (backup == NULL) {

@@ -36,6 +36,7 @@ static void usage(FILE *out)
             "  -1, --first-only       skip the check of Flink's last record (for a Flink job\n"
             "                         that did not keep partition numbers)\n"
             "  -q, --quiet            no progress lines\n"
+            "  -v, --verbose          debug detail too\n"
             "  -h, --help             this text\n"
             "\n"
             "Exit codes: 0 every boundary proven (or pending), 1 a record differs or MM2's\n"
@@ -309,9 +310,7 @@ int cmd_check(struct job *j, int argc, char **argv)
 
     if (rc != MM2_OK || done)
         return rc;
-    rc = job_load(j, config);
-    if (rc == MM2_OK)
-        rc = job_read_plan(j, plan_path, &plan);
+    rc = job_load_plan(j, config, plan_path, &plan);
     if (rc == MM2_OK)
         rc = run(j, &plan, wait_ms, first_only, report);
     mm2_plan_free(&plan);

@@ -213,8 +213,9 @@ static void on_retry(void *ctx, const char *what, long status, long wait_ms)
 {
     struct job *j = ctx;
 
-    job_info(j, "%s answered HTTP %ld (rebalance or stale configuration); retrying in %ld ms", what,
-             status, wait_ms);
+    job_info(j,
+             "%s answered HTTP %ld (a rebalance or a concurrent config change); retrying in %ld ms",
+             what, status, wait_ms);
 }
 
 enum mm2_status job_connect(struct job *j, struct mm2_error *err)
@@ -274,12 +275,25 @@ int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan)
         return job_fail(j, &err);
     if (mm2_plan_from_json(tree, plan, &err) != MM2_OK) {
         cJSON_Delete(tree);
+        mm2_plan_free(plan);
         mm2_error_prefix(&err, "%s", path);
         return job_fail(j, &err);
     }
     cJSON_Delete(tree);
     memcpy(plan->digest, digest, sizeof(digest));
     return MM2_OK;
+}
+
+int job_load_plan(struct job *j, const char *config, const char *plan_path, struct mm2_plan *plan)
+{
+    int rc;
+
+    if (config == NULL)
+        return job_usage_error(j, "--config FILE is required (the migration INI file)");
+    if (plan_path == NULL)
+        return job_usage_error(j, "--plan FILE is required (the reviewed plan)");
+    rc = job_load(j, config);
+    return rc != MM2_OK ? rc : job_read_plan(j, plan_path, plan);
 }
 
 /* Source and target cluster ids, and Connect's, against the plan. */
@@ -559,6 +573,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     struct mm2_connector_status s;
     char digest[MM2_DIGEST_TEXT_LEN + 1] = "", now[32];
     cJSON *live = NULL, *list;
+    size_t before;
     enum mm2_status st;
 
     memset(res, 0, sizeof(*res));
@@ -590,6 +605,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
             mismatch(j, list, "connector %s's config is %s, the plan's %s", plan->connector, digest,
                      plan->config_digest);
     }
+    before = (size_t)cJSON_GetArraySize(list);
     for (size_t i = 0; s.exists && i < plan->n; i++) {
         const struct mm2_pentry *e = &plan->entries[i];
         const struct mm2_source_offset *o =
@@ -618,6 +634,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
                      o->topic, (int)o->partition, o->cluster, plan->alias);
     }
     res->mismatches = (size_t)cJSON_GetArraySize(list);
+    res->partition_mismatches = res->mismatches - before;
     job_utc_now(now, sizeof(now));
     cJSON_AddStringToObject(res->report, "kind", MM2_KIND_VERIFY);
     cJSON_AddStringToObject(res->report, "tool", PROG " " MM2KIT_VERSION);

@@ -115,6 +115,10 @@ void job_utc_stamp(char *buf, size_t len);
 /* Reads and checks the plan artifact at path. Returns 0 or the exit code. */
 int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan);
 
+/* Both at once, usage checked first: --config and --plan are required (exit 2 when missing),
+ * then job_load and job_read_plan. Returns 0 or the exit code. */
+int job_load_plan(struct job *j, const char *config, const char *plan_path, struct mm2_plan *plan);
+
 /* The facts apply and resume re-check against the plan (DESIGN 3.3): cluster ids of source,
  * target and Connect's group, the connector JSON's digest, partition counts, every topic the
  * connector would replicate being planned, and log start <= C. Refusals go into r.
@@ -129,8 +133,9 @@ enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan
 
 struct verify_result {
     size_t checked;
-    size_t mismatches;
-    cJSON *report; /* the verify artifact (unsealed); owned */
+    size_t mismatches;           /* every mismatch line, the connector's own included */
+    size_t partition_mismatches; /* of the checked partitions */
+    cJSON *report;               /* the verify artifact (unsealed); owned */
 };
 
 /* GET offsets and compare with the plan (DESIGN 3.3 verify). Fills res; prints each mismatch. */

@@ -75,6 +75,11 @@ int main(int argc, char **argv)
         job_free(&j);
         return rc;
     }
+    if (argv[1][0] == '-') {
+        mm2_log_error(&j.log, "unknown option '%.60s'; give a command first", argv[1]);
+        fprintf(stderr, "Try '" PROG " --help'.\n");
+        return MM2_USAGE;
+    }
     mm2_log_error(&j.log,
                   "unknown command '%.60s'; expected export, plan, apply, verify, resume, "
                   "status, check or rollback-plan",

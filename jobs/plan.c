@@ -31,6 +31,7 @@ static void usage(FILE *out)
             "                                     records of that partition (C < log start);\n"
             "                                     repeatable\n"
             "  -q, --quiet                        no progress lines\n"
+            "  -v, --verbose                      debug detail too\n"
             "  -h, --help                         this text\n"
             "\n"
             "Exit codes: 0 written, 1 refused, 2 usage, 3 invalid configuration or export.\n");
@@ -74,6 +75,7 @@ int cmd_plan(struct job *j, int argc, char **argv)
         return job_fail(j, &err);
     if (mm2_export_from_json(tree, &ex, &err) != MM2_OK) {
         cJSON_Delete(tree);
+        mm2_export_free(&ex);
         mm2_error_prefix(&err, "%s", export_path);
         return job_fail(j, &err);
     }

@@ -25,6 +25,7 @@ static void usage(FILE *out)
             "  -a, --approve DIGEST     the plan's digest, sha256:...\n"
             "  -t, --timeout SECONDS    how long to wait for RUNNING (%ld)\n"
             "  -q, --quiet              no progress lines\n"
+            "  -v, --verbose            debug detail too\n"
             "  -h, --help               this text\n"
             "\n"
             "Exit codes: 0 running, 1 refused (digest, facts, verify) or a task FAILED,\n"
@@ -86,9 +87,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
     if (approve == NULL)
         return job_usage_error(j, "--approve DIGEST is required: the plan digest a person "
                                   "approved (plan printed it)");
-    rc = job_load(j, config);
-    if (rc == MM2_OK)
-        rc = job_read_plan(j, plan_path, &plan);
+    rc = job_load_plan(j, config, plan_path, &plan);
     if (rc != MM2_OK)
         return rc;
     if (strcmp(approve, plan.digest) != 0) {
@@ -113,9 +112,9 @@ int cmd_resume(struct job *j, int argc, char **argv)
     }
     if (vr.mismatches > 0) {
         mm2_log_error(&j->log,
-                      "%zu of %zu partitions do not match the plan; the connector was "
-                      "not resumed",
-                      vr.mismatches, vr.checked);
+                      "%zu mismatches: %zu of %zu partitions differ from the plan; the "
+                      "connector was not resumed",
+                      vr.mismatches, vr.partition_mismatches, vr.checked);
         rc = MM2_CHECK_FAILED;
         goto out;
     }

@@ -27,6 +27,7 @@ static void usage(FILE *out)
             "  -p, --plan FILE    the applied plan (for partitions without an MM2 offset)\n"
             "  -C, --commit       commit the positions to the Flink group too\n"
             "  -q, --quiet        no progress lines\n"
+            "  -v, --verbose      debug detail too\n"
             "  -h, --help         this text\n"
             "\n"
             "Exit codes: 0 written (and committed), 1 refused (connector not STOPPED, a planned\n"

@@ -20,6 +20,7 @@ static void usage(FILE *out)
             "  -p, --plan FILE          the plan\n"
             "  -f, --format text|json   output format (text)\n"
             "  -q, --quiet              no progress lines\n"
+            "  -v, --verbose            debug detail too\n"
             "  -h, --help               this text\n"
             "\n"
             "Exit codes: 0 shown, 1 the connector or a task FAILED (or it does not exist),\n"
@@ -135,9 +136,7 @@ int cmd_status(struct job *j, int argc, char **argv)
         return rc;
     if (format != NULL && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         return job_usage_error(j, "--format must be text or json, got \"%.40s\"", format);
-    rc = job_load(j, config);
-    if (rc == MM2_OK)
-        rc = job_read_plan(j, plan_path, &plan);
+    rc = job_load_plan(j, config, plan_path, &plan);
     if (rc == MM2_OK)
         rc = show(j, &plan, format != NULL && strcmp(format, "json") == 0);
     mm2_plan_free(&plan);

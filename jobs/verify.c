@@ -22,6 +22,7 @@ static void usage(FILE *out)
             "  -p, --plan FILE    the plan\n"
             "  -r, --report FILE  also write the report there\n"
             "  -q, --quiet        no progress lines\n"
+            "  -v, --verbose      debug detail too\n"
             "  -h, --help         this text\n"
             "\n"
             "Exit codes: 0 everything matches, 1 mismatch, 2 usage, 3 invalid configuration or\n"
@@ -45,9 +46,7 @@ int cmd_verify(struct job *j, int argc, char **argv)
 
     if (rc != MM2_OK || done)
         return rc;
-    rc = job_load(j, config);
-    if (rc == MM2_OK)
-        rc = job_read_plan(j, plan_path, &plan);
+    rc = job_load_plan(j, config, plan_path, &plan);
     if (rc != MM2_OK)
         return rc;
     if (job_connect(j, &err) != MM2_OK || job_verify(j, &plan, &vr, &err) != MM2_OK ||
@@ -61,8 +60,8 @@ int cmd_verify(struct job *j, int argc, char **argv)
             fputs(text, stdout);
         free(text);
         if (vr.mismatches > 0) {
-            mm2_log_error(&j->log, "%zu of %zu partitions do not match the plan", vr.mismatches,
-                          vr.checked);
+            mm2_log_error(&j->log, "%zu mismatches: %zu of %zu partitions differ from the plan",
+                          vr.mismatches, vr.partition_mismatches, vr.checked);
             rc = MM2_CHECK_FAILED;
         } else {
             job_info(j, "all %zu partitions match the plan %s", vr.checked, plan.digest);

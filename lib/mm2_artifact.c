@@ -89,8 +89,11 @@ enum mm2_status mm2_artifact_verify(const char *what, const cJSON *tree, const c
     if (!cJSON_IsString(d) || !mm2_digest_valid(d->valuestring))
         return mm2_error_set(err, MM2_CONFIG, "the %s has no valid \"digest\"", what);
     st = digest_of(tree, want, err);
-    if (st != MM2_OK)
-        return mm2_error_set(err, MM2_CONFIG, "the %s cannot be digested: %s", what, err->msg);
+    if (st != MM2_OK) {
+        mm2_error_prefix(err, "the %s cannot be digested", what);
+        err->code = MM2_CONFIG;
+        return MM2_CONFIG;
+    }
     if (strcmp(want, d->valuestring) != 0)
         return mm2_error_set(err, MM2_CONFIG,
                              "the %s was changed after it was written: it says %s but its content "

@@ -21,6 +21,8 @@ struct parse_state {
     const char *file; /* for messages */
     bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
         seen_mapping, seen_file;
+    bool reported_unknown;
+    char last_unknown[64]; /* the unknown section last reported */
 };
 
 static bool valid_env_name(const char *s, size_t n)
@@ -36,15 +38,37 @@ static bool valid_env_name(const char *s, size_t n)
     return true;
 }
 
+/* Keys whose value is a secret, whatever its source: librdkafka's sasl.password,
+ * ssl.key.password, ssl.keystore.password, ssl.key.pem, sasl.oauthbearer.client.secret,
+ * sasl.oauthbearer.config, a JAAS line, a token. */
+static bool secret_key(const char *key)
+{
+    static const char *const marks[] = {
+        "password", "secret", "jaas", "token", "credential", "key.pem", "oauthbearer.config"};
+
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+        if (strstr(key, marks[i]) != NULL)
+            return true;
+    return false;
+}
+
 static void add_secret(struct parse_state *st, const char *value)
 {
     struct mm2_config *c = st->c;
 
-    if (value[0] == '\0' || c->nsecrets >= MM2_CONFIG_SECRETS_MAX)
+    if (value[0] == '\0')
         return;
     for (size_t i = 0; i < c->nsecrets; i++)
         if (strcmp(c->secrets[i], value) == 0)
             return;
+    if (c->nsecrets >= MM2_CONFIG_SECRETS_MAX) {
+        /* A value that could not be registered could not be redacted either. */
+        mm2_problems_add(st->p,
+                         "%s: more than %d different values come from ${env:...}; at most %d "
+                         "can be kept out of the logs",
+                         st->file, MM2_CONFIG_SECRETS_MAX, MM2_CONFIG_SECRETS_MAX);
+        return;
+    }
     c->secrets[c->nsecrets] = strdup(value);
     if (c->secrets[c->nsecrets] != NULL)
         c->nsecrets++;
@@ -94,7 +118,6 @@ static char *expand(struct parse_state *st, const char *section, const char *key
                     return NULL;
                 }
             }
-            add_secret(st, val);
             add = val;
             n = strlen(val);
             v = end + 1;
@@ -145,11 +168,10 @@ static void add_prop(struct parse_state *st, const char *section, struct mm2_kv 
                          MM2_CONFIG_PROPS_MAX);
         return;
     }
-    v = expand(st, section, key, value);
-    if (v == NULL)
-        return;
+    v = strdup(value);
     k = strdup(key);
-    if (k == NULL) {
+    if (k == NULL || v == NULL) {
+        free(k);
         free(v);
         mm2_problems_add(st->p, "out of memory");
         return;
@@ -167,9 +189,9 @@ static void seconds(struct parse_state *st, const char *section, const char *key
 
     if (mm2_parse_seconds(v, &ms) != 0 || ms < min_ms || ms > max_ms) {
         mm2_problems_add(st->p,
-                         "%s: [%s] %s must be seconds from %ld to %ld (up to 3 decimals), got "
-                         "\"%.40s\"",
-                         st->file, section, key, min_ms / 1000, max_ms / 1000, v);
+                         "%s: [%s] %s must be seconds from %ld.%03ld to %ld (up to 3 decimals), "
+                         "got \"%.40s\"",
+                         st->file, section, key, min_ms / 1000, min_ms % 1000, max_ms / 1000, v);
         return;
     }
     *out = ms;
@@ -184,6 +206,13 @@ static void parse_mapping(struct parse_state *st, const char *v)
     if (strcmp(v, "identity") == 0)
         return;
     (void)snprintf(buf, sizeof(buf), "%s", v);
+    if (v[0] == '\0' || strstr(v, ",,") != NULL || v[0] == ',' || v[strlen(v) - 1] == ',') {
+        mm2_problems_add(st->p,
+                         "%s: [flink] topic.mapping has an empty pair; write \"identity\" or "
+                         "SOURCE=TARGET pairs separated by commas",
+                         st->file);
+        return;
+    }
     for (item = strtok_r(buf, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
         char *eq, *s = item, *t;
         char why[160];
@@ -248,22 +277,22 @@ static char *join_dir(const char *ini_path, const char *file)
     return out;
 }
 
-static void set_string(struct parse_state *st, bool *seen, const char *section, const char *key,
+/* Stores a copy of value in *dst; false (after a problem) when given twice or empty. */
+static bool set_string(struct parse_state *st, bool *seen, const char *section, const char *key,
                        const char *value, char **dst)
 {
-    char *v;
-
     if (!once(st, seen, section, key))
-        return;
-    v = expand(st, section, key, value);
-    if (v == NULL)
-        return;
-    if (v[0] == '\0') {
+        return false;
+    if (value[0] == '\0') {
         mm2_problems_add(st->p, "%s: [%s] %s is empty", st->file, section, key);
-        free(v);
-        return;
+        return false;
     }
-    *dst = v;
+    *dst = strdup(value);
+    if (*dst == NULL) {
+        mm2_problems_add(st->p, "out of memory");
+        return false;
+    }
+    return true;
 }
 
 static void connect_key(struct parse_state *st, const char *key, const char *value)
@@ -272,8 +301,8 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
 
     if (strcmp(key, "url") == 0) {
         char why[256];
-        set_string(st, &st->seen_connect_url, "connect", key, value, &c->connect_url);
-        if (c->connect_url != NULL && !mm2_http_base_url_valid(c->connect_url, why, sizeof(why)))
+        if (set_string(st, &st->seen_connect_url, "connect", key, value, &c->connect_url) &&
+            !mm2_http_base_url_valid(c->connect_url, why, sizeof(why)))
             mm2_problems_add(st->p, "%s: [connect] url must be http[s]://HOST[:PORT]: %s", st->file,
                              why);
     } else if (strcmp(key, "request.timeout.seconds") == 0) {
@@ -298,14 +327,12 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
         set_string(st, &st->seen_group, "flink", key, value, &c->group);
     } else if (strcmp(key, "rest.url") == 0) {
         char why[256];
-        set_string(st, &st->seen_rest, "flink", key, value, &c->flink_rest_url);
-        if (c->flink_rest_url != NULL &&
+        if (set_string(st, &st->seen_rest, "flink", key, value, &c->flink_rest_url) &&
             !mm2_http_base_url_valid(c->flink_rest_url, why, sizeof(why)))
             mm2_problems_add(st->p, "%s: [flink] rest.url must be http[s]://HOST[:PORT]: %s",
                              st->file, why);
     } else if (strcmp(key, "job.id") == 0) {
-        set_string(st, &st->seen_job, "flink", key, value, &c->flink_job_id);
-        if (c->flink_job_id != NULL) {
+        if (set_string(st, &st->seen_job, "flink", key, value, &c->flink_job_id)) {
             size_t n = strlen(c->flink_job_id);
             bool hex = n == 32;
             for (size_t i = 0; hex && i < n; i++)
@@ -331,10 +358,38 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
     }
 }
 
-static int on_entry(void *user, const char *section, const char *name, const char *value)
+static int on_entry(void *user, const char *section, const char *name, const char *raw)
 {
     struct parse_state *st = user;
     struct mm2_config *c = st->c;
+    char *value;
+    bool known = strcmp(section, "source") == 0 || strcmp(section, "target") == 0 ||
+                 strcmp(section, "connect") == 0 || strcmp(section, "flink") == 0 ||
+                 strcmp(section, "connector") == 0;
+
+    if (!known) {
+        /* One line per unknown section, not one per key in it. */
+        if (st->reported_unknown && strcmp(st->last_unknown, section) == 0)
+            return 1;
+        st->reported_unknown = true;
+        (void)snprintf(st->last_unknown, sizeof(st->last_unknown), "%s", section);
+        if (section[0] == '\0')
+            mm2_problems_add(st->p,
+                             "%s: key \"%.60s\" is outside any section; put it under [source], "
+                             "[target], [connect], [flink] or [connector]",
+                             st->file, name);
+        else
+            mm2_problems_add(st->p,
+                             "%s: unknown section [%.60s]; the sections are source, target, "
+                             "connect, flink, connector",
+                             st->file, section);
+        return 1;
+    }
+    value = expand(st, section, name, raw);
+    if (value == NULL)
+        return 1;
+    if (secret_key(name))
+        add_secret(st, value);
 
     if (strcmp(section, "source") == 0) {
         add_prop(st, section, c->source, &c->nsource, name, value);
@@ -347,8 +402,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     } else if (strcmp(section, "connector") == 0) {
         if (strcmp(name, "file") == 0) {
             char *f = NULL;
-            set_string(st, &st->seen_file, section, name, value, &f);
-            if (f != NULL) {
+            if (set_string(st, &st->seen_file, section, name, value, &f)) {
                 c->connector_file = join_dir(st->file, f);
                 free(f);
             }
@@ -356,17 +410,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             mm2_problems_add(st->p, "%s: [connector] has no key \"%.60s\"; the key is file",
                              st->file, name);
         }
-    } else if (section[0] == '\0') {
-        mm2_problems_add(st->p,
-                         "%s: key \"%.60s\" is outside any section; put it under [source], "
-                         "[target], [connect], [flink] or [connector]",
-                         st->file, name);
-    } else {
-        mm2_problems_add(st->p,
-                         "%s: unknown section [%.60s]; the sections are source, target, connect, "
-                         "flink, connector",
-                         st->file, section);
     }
+    free(value);
     return 1; /* our problems are collected; inih's error return stays for syntax */
 }
 
@@ -405,6 +450,30 @@ static void check_cluster(struct parse_state *st, const char *section, const str
     }
     mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
                      st->file, section);
+}
+
+/* Every value taken from the environment becomes <redacted> in the problem lines: a reason
+ * may quote a value (a URL, a bootstrap list) that came from a Secret. */
+static void redact(const struct mm2_config *c, struct mm2_problems *p)
+{
+    static const char mark[] = "<redacted>";
+    const size_t ml = sizeof(mark) - 1;
+
+    for (size_t i = 0; i < p->n; i++) {
+        for (size_t s = 0; s < c->nsecrets; s++) {
+            size_t sl = strlen(c->secrets[s]);
+            char *hit = strstr(p->line[i], c->secrets[s]);
+            while (hit != NULL) {
+                char rest[MM2_PROBLEM_LEN];
+                (void)snprintf(rest, sizeof(rest), "%s", hit + sl);
+                (void)snprintf(hit, MM2_PROBLEM_LEN - (size_t)(hit - p->line[i]), "%s%s", mark,
+                               rest);
+                hit = (size_t)(hit - p->line[i]) + ml < MM2_PROBLEM_LEN
+                          ? strstr(hit + ml, c->secrets[s])
+                          : NULL;
+            }
+        }
+    }
 }
 
 enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_fn getenv_fn,
@@ -447,6 +516,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
                          path);
     if (!st.seen_file)
         mm2_problems_add(p, "%s: [connector] file is required (the connector JSON)", path);
+    redact(out, p);
     return p->n > 0 || p->dropped > 0 ? MM2_CONFIG : MM2_OK;
 }
 

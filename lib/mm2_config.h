@@ -10,11 +10,15 @@
  *
  * Contract:
  *   - Never prints, never exits. Every problem found is collected (struct mm2_problems), one
- *     line each naming the file, section and key; the value of a key is never repeated (it may be
- *     a secret). Unknown sections and keys are problems, so are duplicates.
+ *     line each naming the file, section and key. Unknown sections and keys are problems, so are
+ *     duplicates.
  *   - A value may hold ${env:NAME} (NAME = [A-Za-z_][A-Za-z0-9_]*), replaced by that variable of
- *     the environment; an unset one is a problem. Every value that came from the environment is
- *     listed in secrets[] so the caller can register it for log redaction.
+ *     the environment; an unset one is a problem.
+ *   - The value of a secret key (its name holds password, secret, jaas, token, credential,
+ *     key.pem or oauthbearer.config: sasl.password, ssl.key.password, ...) is never repeated in a
+ *     problem, whether it came from the environment or not, and is listed in secrets[] so the
+ *     caller registers it for log redaction. Other values (a URL, a bootstrap list, a job id)
+ *     are quoted when they are wrong: they are what the operator must fix.
  *   - Debian's libinih is built with INI_MAX_LINE 200 and inline ';' comments: a line longer than
  *     MM2_CONFIG_LINE_MAX characters is a problem naming its line number (inih would cut it), and
  *     " ;" inside a value starts a comment. Both are reasons to keep secrets in ${env:VAR}.

@@ -76,6 +76,11 @@ bool mm2_connect_name_valid(const char *name, char *why, size_t whylen)
         mm2_whyf(why, whylen, "it is longer than %d bytes", MM2_CONNECT_NAME_MAX);
         return false;
     }
+    /* libcurl would resolve them as path segments: /connectors/../config is GET /config. */
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+        mm2_whyf(why, whylen, "\".\" and \"..\" are path segments, not names");
+        return false;
+    }
     for (size_t i = 0; i < n; i++) {
         char ch = name[i];
         if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -85,6 +90,24 @@ bool mm2_connect_name_valid(const char *name, char *why, size_t whylen)
         }
     }
     return true;
+}
+
+/* body[0..len) as JSON, with nothing but whitespace after the value (cJSON_ParseWithLength
+ * would ignore trailing garbage). NULL when it is not. */
+static cJSON *parse_strict(const char *body, size_t len)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
+
+    if (root == NULL)
+        return NULL;
+    for (; end != NULL && end < body + len; end++) {
+        if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != '\0') {
+            cJSON_Delete(root);
+            return NULL;
+        }
+    }
+    return root;
 }
 
 /* Connect's {"error_code": N, "message": "..."} message, one line and bounded, or "". */
@@ -124,9 +147,9 @@ static void sleep_ms(long ms)
 }
 
 /* One request, retried on 409 within the retry budget. On MM2_OK the caller owns resp. */
-static enum mm2_status call(struct mm2_connect *c, const char *method, const char *path,
-                            const char *body, size_t len, struct mm2_http_response *resp,
-                            struct mm2_error *err)
+static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const char *path,
+                               const char *body, size_t len, bool exists_409,
+                               struct mm2_http_response *resp, struct mm2_error *err)
 {
     struct mm2_deadline budget;
     long wait = BACKOFF_FIRST_MS;
@@ -144,21 +167,38 @@ static enum mm2_status call(struct mm2_connect *c, const char *method, const cha
         st = mm2_http_request(c->http, method, path, body, len, &dl, resp, err);
         if (st != MM2_OK)
             return mm2_error_prefix(err, "%s", what);
-        if (resp->status != 409)
+        if (resp->status != 409 && resp->status != 500)
             return MM2_OK;
         body_message(resp, msg, sizeof(msg));
+        /* DistributedHerder answers 500 "Request cannot be completed because a rebalance is
+         * expected" (RebalanceNeededException outside HerderRequestHandler) for the same
+         * passing condition as a 409; any other 500 is an answer. */
+        if (resp->status == 500 && strstr(msg, "rebalance is expected") == NULL)
+            return MM2_OK;
+        /* POST /connectors: 409 is also AlreadyExistsException ("Connector x already exists"),
+         * which no retry changes. Every other 409 is a rebalance or a concurrent config change. */
+        if (exists_409 && strstr(msg, "already exists") != NULL)
+            return MM2_OK;
         if (mm2_deadline_remaining_ms(&budget) < wait) {
+            long code = resp->status;
             mm2_http_response_free(resp);
             return mm2_error_set(err, MM2_UNREACHABLE,
-                                 "%s: HTTP 409 for longer than the retry budget of %ld ms: %s",
-                                 what, c->retry_budget_ms, msg);
+                                 "%s: HTTP %ld for longer than the retry budget of %ld ms: %s",
+                                 what, code, c->retry_budget_ms, msg);
         }
-        mm2_http_response_free(resp);
         if (c->notify != NULL)
-            c->notify(c->notify_ctx, what, 409, wait);
+            c->notify(c->notify_ctx, what, resp->status, wait);
+        mm2_http_response_free(resp);
         sleep_ms(wait);
         wait = wait * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : wait * 2;
     }
+}
+
+static enum mm2_status call(struct mm2_connect *c, const char *method, const char *path,
+                            const char *body, size_t len, struct mm2_http_response *resp,
+                            struct mm2_error *err)
+{
+    return call_ex(c, method, path, body, len, false, resp, err);
 }
 
 /* "HTTP N: message" for an answer the call did not expect; frees resp. */
@@ -208,7 +248,7 @@ enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info 
         return st;
     if (r.status != 200)
         return unexpected("GET", "/", &r, err);
-    root = cJSON_ParseWithLength(r.body, r.len);
+    root = parse_strict(r.body, r.len);
     mm2_http_response_free(&r);
     v = mm2_json_get(root, "version", MM2_JSON_STRING, "GET /", err);
     if (v != NULL) {
@@ -245,7 +285,7 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
     }
     if (r.status != 200)
         return unexpected("GET", path, &r, err);
-    root = cJSON_ParseWithLength(r.body, r.len);
+    root = parse_strict(r.body, r.len);
     mm2_http_response_free(&r);
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
@@ -278,7 +318,7 @@ static bool state_known(const char *s)
 enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
                                          struct mm2_connector_status *out, struct mm2_error *err)
 {
-    cJSON *root = cJSON_ParseWithLength(body, len);
+    cJSON *root = parse_strict(body, len);
     const cJSON *conn, *state, *tasks, *t;
     size_t i = 0;
 
@@ -367,22 +407,12 @@ enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, boo
     *created = false;
     if (text == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "POST /connectors: cannot print the body");
-    /* 409 here means "already exists" as well as "rebalance": ask once, the caller decides. */
-    c->requests++;
-    {
-        struct mm2_deadline dl;
-        mm2_deadline_start(&dl, c->request_timeout_ms);
-        st = mm2_http_request(c->http, "POST", "/connectors", text, strlen(text), &dl, &r, err);
-    }
+    st = call_ex(c, "POST", "/connectors", text, strlen(text), true, &r, err);
     free(text);
     if (st != MM2_OK)
-        return mm2_error_prefix(err, "POST /connectors");
-    if (r.status == 201) {
-        *created = true;
-        mm2_http_response_free(&r);
-        return MM2_OK;
-    }
-    if (r.status == 409) {
+        return st;
+    if (r.status == 201 || r.status == 409) {
+        *created = r.status == 201;
         mm2_http_response_free(&r);
         return MM2_OK;
     }
@@ -452,7 +482,7 @@ static enum mm2_status parse_entry(const cJSON *item, size_t i, struct mm2_sourc
 enum mm2_status mm2_connect_offsets_parse(const char *body, size_t len,
                                           struct mm2_source_offsets *out, struct mm2_error *err)
 {
-    cJSON *root = cJSON_ParseWithLength(body, len);
+    cJSON *root = parse_strict(body, len);
     const cJSON *arr, *item;
     size_t n, i = 0;
     enum mm2_status st = MM2_OK;

@@ -7,7 +7,8 @@
  *     line, e.g. "PATCH /connectors/x/offsets: HTTP 400: Connectors must be in the STOPPED ...".
  *   - Each request is bounded by the client's request timeout (Connect itself gives up on offset
  *     reads and writes after 90 s, so the default is a little above that). HTTP 409 (a rebalance
- *     in progress, or "stale configuration" right after a create or a stop) is retried with
+ *     in progress, or "stale configuration" during a concurrent config change), and HTTP 500
+ *     "Request cannot be completed because a rebalance is expected", are retried with
  *     backoff (250 ms doubling, at most 5 s apart) until the retry budget is spent; every retry is
  *     reported through the notify callback, if one is set, so the caller can show progress.
  *   - Status codes (DESIGN 6): MM2_UNREACHABLE when Connect does not answer (or keeps answering
@@ -83,7 +84,8 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
                                          struct mm2_connector_status *out, struct mm2_error *err);
 
 /* POST /connectors with body {"name", "config", "initial_state"}. *created is true on 201 and
- * false on 409 (a connector of that name exists already: the caller inspects it). */
+ * false on 409 "Connector NAME already exists" (the caller inspects it); any other 409 (a
+ * rebalance, a concurrent config change) is retried like every call. */
 enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, bool *created,
                                    struct mm2_error *err);
 

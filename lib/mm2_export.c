@@ -1,4 +1,5 @@
 /* mm2_export: the connector JSON and the export artifact's model (see mm2_plan.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,23 @@
 #define CONNECTOR_FILE_MAX (1024 * 1024)
 
 /* ---- the connector JSON ------------------------------------------------------------------ */
+
+/* True, with *dup set, when two members of obj share a key (cJSON keeps both). */
+static bool duplicate_key(const cJSON *obj, const cJSON **dup)
+{
+    const cJSON *a, *b;
+
+    cJSON_ArrayForEach(a, obj)
+    {
+        for (b = a->next; b != NULL; b = b->next) {
+            if (strcmp(a->string, b->string) == 0) {
+                *dup = a;
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 void mm2_connector_free(struct mm2_connector *c)
 {
@@ -58,7 +76,7 @@ enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector 
     name = mm2_json_get(root, "name", MM2_JSON_STRING, "connector", err);
     config = name != NULL ? mm2_json_get(root, "config", MM2_JSON_OBJECT, "connector", err) : NULL;
     if (config == NULL)
-        return mm2_error_set(err, MM2_CONFIG, "%s", err->msg);
+        return pj_config(err);
     if (!mm2_connect_name_valid(name->valuestring, why, sizeof(why)))
         return mm2_error_set(err, MM2_CONFIG, "connector.name \"%.100s\": %s", name->valuestring,
                              why);
@@ -73,6 +91,11 @@ enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector 
                                  "connector has an unknown member \"%.60s\"; only name and config",
                                  v->string);
     }
+    if (duplicate_key(root, &v) || duplicate_key(config, &v))
+        return mm2_error_set(err, MM2_CONFIG,
+                             "connector JSON gives \"%.100s\" twice; Connect would keep the last, "
+                             "the rules would read the first: give it once",
+                             v->string);
     cJSON_ArrayForEach(v, config)
     {
         if (!cJSON_IsString(v))
@@ -92,6 +115,14 @@ enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector 
         return mm2_error_set(err, MM2_CONFIG,
                              "connector.config.\"source.cluster.alias\" is required (the "
                              "\"cluster\" key of every offset)");
+    /* Connect trims it (ConfigDef) before it keys offsets with it; a plan keyed by the untrimmed
+     * text would be ignored by MM2. Refuse rather than guess which one the operator meant. */
+    if (isspace((unsigned char)v->valuestring[0]) ||
+        isspace((unsigned char)v->valuestring[strlen(v->valuestring) - 1]))
+        return mm2_error_set(err, MM2_CONFIG,
+                             "connector.config.\"source.cluster.alias\" \"%.100s\" has spaces "
+                             "around it; remove them",
+                             v->valuestring);
     if (strlen(v->valuestring) >= sizeof(out->alias) ||
         strlen(name->valuestring) >= sizeof(out->name))
         return mm2_error_set(err, MM2_CONFIG, "connector name or alias too long");

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,12 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
         ssize_t r;
         if (n + READ_CHUNK + 1 > cap) {
             size_t ncap = cap == 0 ? READ_CHUNK + 1 : cap * 2;
+            /* At most max + one chunk: enough to see that a file is too large. Clamped first so
+             * a max near SIZE_MAX cannot wrap. */
+            size_t limit = max > SIZE_MAX - READ_CHUNK - 1 ? SIZE_MAX : max + READ_CHUNK + 1;
             char *p;
-            if (ncap > max + READ_CHUNK + 1)
-                ncap = max + READ_CHUNK + 1;
+            if (ncap > limit || ncap < cap)
+                ncap = limit;
             p = realloc(buf, ncap);
             if (p == NULL) {
                 free(buf);
@@ -78,47 +82,75 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
     return MM2_OK;
 }
 
+/* fsync of the directory holding path, so the rename itself is durable. */
+static int sync_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    int fd, rc;
+
+    if (slash == NULL)
+        (void)snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        (void)snprintf(dir, sizeof(dir), "/");
+    else
+        (void)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
 enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
                                struct mm2_error *err)
 {
     char tmp[4096];
     size_t off = 0;
-    int fd, n;
+    int fd, n, e;
 
-    n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
     if (n < 0 || (size_t)n >= sizeof(tmp))
         return mm2_error_set(err, MM2_CONFIG, "%s file path is too long: %.200s...", what, path);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* mkstemp: O_EXCL with a random name, never a link someone left in the way. */
+    fd = mkstemp(tmp);
     if (fd < 0)
         return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
                              strerror(errno));
+    if (fchmod(fd, 0644) != 0)
+        goto fail;
     while (off < len) {
         ssize_t w = write(fd, data + off, len - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            int e = w < 0 ? errno : EIO;
-            close(fd);
-            unlink(tmp);
-            return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
-                                 strerror(e));
+            if (w == 0)
+                errno = EIO;
+            goto fail;
         }
         off += (size_t)w;
     }
     /* The artifact is the audit record of a cutover: it must be on disk before we go on. */
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
-                             strerror(e));
+    if (fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
-                             strerror(e));
-    }
+    fd = -1;
+    if (rename(tmp, path) != 0)
+        goto fail;
+    if (sync_dir(path) != 0)
+        return mm2_error_set(err, MM2_CONFIG, "cannot sync the directory of %s file %s: %s", what,
+                             path, strerror(errno));
     return MM2_OK;
+fail:
+    e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path, strerror(e));
 }
 
 enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t max, cJSON **out,

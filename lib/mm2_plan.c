@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mm2_artifact.h"
 #include "mm2_json.h"
@@ -23,8 +24,10 @@ void mm2_refuse(struct mm2_refusals *r, const char *fmt, ...)
     if (r->n == r->cap) {
         size_t cap = r->cap == 0 ? 16 : r->cap * 2;
         char(*p)[MM2_REFUSAL_LEN] = realloc(r->line, cap * sizeof(*p));
-        if (p == NULL)
-            return; /* the caller still sees r->n > 0 if anything was refused before */
+        if (p == NULL) {
+            r->oom = true; /* never let a lost refusal read as "nothing refused" */
+            return;
+        }
         r->line = p;
         r->cap = cap;
     }
@@ -400,6 +403,19 @@ static const char *cfg(const cJSON *config, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* Connect's BOOLEAN parsing: trimmed, case-insensitive. */
+static bool is_false(const char *v)
+{
+    size_t n;
+
+    while (*v == ' ' || *v == '\t')
+        v++;
+    n = strlen(v);
+    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    return n == 5 && strncasecmp(v, "false", 5) == 0;
+}
+
 void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, struct mm2_refusals *r)
 {
     static const char *const must_be_false[] = {
@@ -422,12 +438,27 @@ void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, str
                    c->name, cls != NULL ? cls : "(missing)");
     for (size_t i = 0; i < sizeof(must_be_false) / sizeof(must_be_false[0]); i++) {
         const char *v = cfg(c->config, must_be_false[i]);
-        if (v == NULL || strcmp(v, "false") != 0)
+        if (v == NULL)
             mm2_refuse(r,
-                       "connector %s: %s is %s%.20s%s; set it to \"false\" (seed section 4) "
+                       "connector %s: %s is unset (its default is true); set it to \"false\" "
+                       "(seed section 4) [rule connector-config]",
+                       c->name, must_be_false[i]);
+        else if (!is_false(v))
+            mm2_refuse(r,
+                       "connector %s: %s is \"%.20s\"; set it to \"false\" (seed section 4) "
                        "[rule connector-config]",
-                       c->name, must_be_false[i], v != NULL ? "\"" : "",
-                       v != NULL ? v : "unset (its default is true)", v != NULL ? "\"" : "");
+                       c->name, must_be_false[i], v);
+    }
+    {
+        /* KIP-618: "required" fails when the workers run with exactly.once.source.support
+         * disabled, as this image's do (seed 5.3). */
+        const char *eos = cfg(c->config, "exactly.once.support");
+        if (eos != NULL && strcasecmp(eos, "required") == 0)
+            mm2_refuse(r,
+                       "connector %s: exactly.once.support is \"required\", but the workers run "
+                       "plain source mode (exactly.once.source.support=disabled); remove it "
+                       "[rule connector-config]",
+                       c->name);
     }
     if (needs_earliest && (reset == NULL || strcmp(reset, "earliest") != 0))
         mm2_refuse(r,
@@ -443,14 +474,16 @@ void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, str
 static bool accepted(const struct mm2_plan_input *in, const char *topic, int32_t partition,
                      bool *used)
 {
+    bool found = false;
+
     for (size_t i = 0; i < in->naccept; i++) {
         if (in->accept_loss[i].partition == partition &&
             strcmp(in->accept_loss[i].topic, topic) == 0) {
-            used[i] = true;
-            return true;
+            used[i] = true; /* every copy: the same partition given twice is not an error */
+            found = true;
         }
     }
-    return false;
+    return found;
 }
 
 static void global_rules(const struct mm2_plan_input *in, struct mm2_refusals *r)
@@ -538,6 +571,13 @@ static void topic_rules(const struct mm2_plan_input *in, struct mm2_refusals *r)
                        t->name, target, t->target);
             continue;
         }
+        if (strcmp(t->flink_target, flink) != 0) {
+            mm2_refuse(r,
+                       "topic %.200s: [flink] topic.mapping says Flink wrote it to \"%.200s\" now "
+                       "but \"%.200s\" at export; export again [rule topics-changed]",
+                       t->name, flink, t->flink_target);
+            continue;
+        }
         if (strcmp(t->target, flink) != 0)
             mm2_refuse(r,
                        "topic %.200s: MM2's replication policy writes it to \"%.200s\" but Flink "
@@ -557,6 +597,15 @@ static void topic_rules(const struct mm2_plan_input *in, struct mm2_refusals *r)
                        "[rule partition-count]",
                        t->name, (int)t->partitions, t->target, (int)t->target_partitions);
     }
+}
+
+/* An offset, or "none" for MM2_OFFSET_NONE. */
+static void offset_text(int64_t v, char *buf, size_t len)
+{
+    if (v == MM2_OFFSET_NONE)
+        (void)snprintf(buf, len, "none");
+    else
+        (void)snprintf(buf, len, "%lld", (long long)v);
 }
 
 static int64_t max64(int64_t a, int64_t b)
@@ -595,12 +644,14 @@ static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xp
                    t, n, (long long)p->target_hw[0], (long long)p->target_hw[1],
                    ex->stable_wait_ms);
     if (p->committed[0] != p->committed[1]) {
+        char a[24], b[24];
+        offset_text(p->committed[0], a, sizeof(a));
+        offset_text(p->committed[1], b, sizeof(b));
         mm2_refuse(r,
-                   "%s-%d: the committed offset of group %.100s moved from %lld to %lld between "
+                   "%s-%d: the committed offset of group %.100s moved from %s to %s between "
                    "the two reads %ld ms apart: Flink (or another client of the group) is still "
                    "committing; stop it, then export again [rule offset-moved]",
-                   t, n, ex->group, (long long)p->committed[0], (long long)p->committed[1],
-                   ex->stable_wait_ms);
+                   t, n, ex->group, a, b, ex->stable_wait_ms);
         return false;
     }
     if (p->log_end[1] < p->log_end[0] || p->log_start[1] < p->log_start[0]) {
@@ -653,6 +704,26 @@ static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xp
         e->m = c - 1;
     }
     return true;
+}
+
+/* Every partition of every replicated topic has an export entry: a missing one would get no
+ * plan entry, and MM2 would copy it from the earliest offset. */
+static void unplanned_rule(const struct mm2_export *ex, struct mm2_refusals *r)
+{
+    for (size_t i = 0; i < ex->ntopics; i++) {
+        const struct mm2_xtopic *t = &ex->topics[i];
+        int32_t seen = 0;
+        if (!t->replicated)
+            continue;
+        for (size_t k = 0; k < ex->nparts; k++)
+            seen += strcmp(ex->parts[k].topic, t->name) == 0;
+        if (seen != t->partitions)
+            mm2_refuse(r,
+                       "topic %.200s: %d partitions are replicated but the export read %d; MM2 "
+                       "would copy the others from the earliest offset: export again "
+                       "[rule unplanned]",
+                       t->name, (int)t->partitions, (int)seen);
+    }
 }
 
 static enum mm2_status copy_topics(const struct mm2_export *ex, struct mm2_plan *out,
@@ -726,6 +797,7 @@ enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan 
         }
         needs_earliest |= e->action != MM2_ACT_OFFSET;
     }
+    unplanned_rule(ex, r);
     for (size_t i = 0; i < in->naccept; i++)
         if (!used[i])
             mm2_refuse(r,
@@ -735,6 +807,10 @@ enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan 
                        in->accept_loss[i].topic, (int)in->accept_loss[i].partition);
     free(used);
     mm2_connector_rules(in->connector, needs_earliest, r);
+    if (r->oom) {
+        mm2_plan_free(out);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory while checking the rules");
+    }
     if (r->n > 0) {
         mm2_plan_free(out);
         return MM2_CHECK_FAILED;

@@ -165,6 +165,7 @@ struct mm2_refusals {
     char (*line)[MM2_REFUSAL_LEN];
     size_t n;
     size_t cap;
+    bool oom; /* a refusal could not be stored: never treat the list as complete */
 };
 
 void mm2_refuse(struct mm2_refusals *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -196,7 +197,8 @@ struct mm2_plan_input {
 };
 
 /* Every rule of DESIGN 3.3 and the issue over the export. MM2_OK with *out filled when nothing
- * is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty). */
+ * is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty);
+ * MM2_UNEXPECTED when out of memory (a refusal that could not be stored included). */
 enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan *out,
                                struct mm2_refusals *r, struct mm2_error *err);
 

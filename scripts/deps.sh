@@ -15,7 +15,7 @@ command -v dpkg-query >/dev/null || { printf '%s: error: needs a Debian machine 
 packages=(
   build-essential pkg-config git ca-certificates curl
   libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev librdkafka-dev libssl-dev libcmocka-dev
-  bats bats-support bats-assert shellcheck cppcheck clang-format valgrind
+  bats bats-support bats-assert shellcheck cppcheck clang-format valgrind clang-14 libclang-rt-14-dev llvm-14
   openjdk-17-jdk-headless maven
   buildah podman runc debootstrap uidmap
   kcat jq python3 python3-venv iproute2 procps

@@ -272,6 +272,23 @@ def cmd_commit(a):
     return 0
 
 
+def cmd_committed(a):
+    """The group's committed offsets for every partition of a topic: JSON {"partition": offset},
+    -1001 where nothing is committed."""
+    c = Consumer(conf(a.bootstrap, **{"group.id": a.group, "enable.auto.commit": False}))
+    try:
+        md = c.list_topics(a.topic, timeout=a.timeout)
+        t = md.topics.get(a.topic)
+        if t is None or t.error is not None:
+            fail(5, f"topic {a.topic} not found at {a.bootstrap}")
+        got = c.committed([TopicPartition(a.topic, p) for p in sorted(t.partitions)],
+                          timeout=a.timeout)
+    finally:
+        c.close()
+    print(json.dumps({str(tp.partition): tp.offset for tp in got}, sort_keys=True))
+    return 0
+
+
 def cmd_delete_records(a):
     """Deletes records below the given offsets (the log start moves there)."""
     admin = AdminClient(conf(a.bootstrap))
@@ -399,6 +416,9 @@ def main():
     cm = sub.add_parser("commit"); cm.add_argument("--bootstrap", required=True)
     cm.add_argument("--group", required=True); cm.add_argument("--topic", required=True)
     cm.add_argument("--offsets", required=True)
+    cd = sub.add_parser("committed"); cd.add_argument("--bootstrap", required=True)
+    cd.add_argument("--group", required=True); cd.add_argument("--topic", required=True)
+    cd.add_argument("--timeout", type=float, default=30)
     dr = sub.add_parser("delete-records"); dr.add_argument("--bootstrap", required=True)
     dr.add_argument("--topic", required=True); dr.add_argument("--before", required=True)
     dr.add_argument("--timeout", type=float, default=30)
@@ -416,7 +436,7 @@ def main():
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
-            "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit,
+            "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit, "committed": cmd_committed,
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
             "txn-open": cmd_txn_open}[a.cmd](a)
 
