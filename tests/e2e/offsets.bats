@@ -4,6 +4,7 @@
 # in a container of the image as the Kubernetes Job runs it, and a Flink-like
 # copier whose group offsets are committed with librdkafka.  Each test owns
 # its topics, group and connector, so the tests do not see each other.
+# shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
 load offsets_helpers
 
@@ -40,7 +41,7 @@ acc.payments/1 100 99 offset"
   run -0 oj "$d" verify --config migration.ini --plan plan.json -q
 
   run -0 --separate-stderr oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST"
-  assert_line --partial "connector acc RUNNING with"
+  [[ "$stderr" == *"connector acc RUNNING with"*"tasks RUNNING"* ]] || fail "resume said: $stderr"
   # The source keeps being written after the cutover, as producers do.
   produce acc.orders 150 3 300
   produce acc.payments 100 2 200 2
@@ -130,9 +131,10 @@ acc.payments,1,150"
   # Three records in a transaction left open; the broker aborts it after 120 s.
   run -0 "${KIT[@]}" txn-open --bootstrap "$BED_TGT_BOOTSTRAP" --topic txn.t --count 3 --txn-id txn-e2e --txn-timeout-ms 120000
   run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2 -q
-  assert_equal "$(jq -c '.partitions[0] | [.target_hw, .target_lso]' "$d/export.json")" '[[34,34],[30,30]]'
+  # 30 records Flink copied, 3 in the open transaction (its marker comes with the commit or abort).
+  assert_equal "$(jq -c '.partitions[0] | [.target_hw, .target_lso]' "$d/export.json")" '[[33,33],[30,30]]'
   run -1 oj "$d" plan --config migration.ini --export export.json --out plan.json
-  assert_line --partial "refused: txn.t-0: on the target, the last stable offset 30 is below the high watermark 34: a transaction is open"
+  assert_line --partial "refused: txn.t-0: on the target, the last stable offset 30 is below the high watermark 33: a transaction is open"
   assert_line --partial "[rule open-transaction]"
   [ ! -e "$d/plan.json" ]
   connector_absent txn

@@ -89,6 +89,7 @@ flink() {
 export_plan() {
   run -0 oj "$1" export --config migration.ini --out export.json --stable-wait 2 -q
   run -0 oj "$1" plan --config migration.ini --export export.json --out plan.json -q
+  # shellcheck disable=SC2154 # set by bats' run
   PLAN_DIGEST=$output
 }
 
