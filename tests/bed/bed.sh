@@ -26,7 +26,7 @@ kit() {
     timeout 300 "$PY" "$here/bedkit.py" "$@"
 }
 
-owned() { podman ps -a --format '{{.Names}}' | grep -E '^mm2kit-bed-' || true; }
+owned() { podman ps -a --format '{{.Names}}' | grep -E "^$BED_NAME-" || true; }
 
 save_logs() {
   mkdir -p "$BED_DIR/logs"
@@ -111,6 +111,7 @@ worker_start() { # i [podman args...] [-- command...]
   mapfile -t env_args < <(worker_env_args "$i")
   timeout 60 podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$(bed_worker_ip "$i")" \
+    "${BED_HOSTS[@]}" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=512m,mode=1777 \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_WORKER_MEMORY" \
     "${env_args[@]}" "${extra[@]}" "$IMAGE" "${cmd[@]}" >/dev/null

@@ -122,5 +122,37 @@ mounts = {m["mountPath"] for m in jc["volumeMounts"]}
 for path in re.findall(r"(/etc/[\w./-]+)", script + ini):
     check(any(path.startswith(m + "/") for m in mounts), f"{path} is under a mounted volume")
 
+# --- the Job against mm2-offsets' own sources --------------------------------------------
+jobs_main = read("jobs", "main.c")
+commands = set(re.findall(r'\{"([a-z-]+)", cmd_', jobs_main))
+for m in re.finditer(r"mm2-offsets ([a-z-]+)((?: --?[a-z-]+(?: [^ &;]+)?)*)", script):
+    cmd, opts = m.group(1), m.group(2)
+    check(cmd in commands, f"the Job's 'mm2-offsets {cmd}' is a command of jobs/main.c: {sorted(commands)}")
+    src = "".join(read("jobs", f) for f in os.listdir(os.path.join(ROOT, "jobs")) if f.endswith(".c"))
+    for opt in re.findall(r" --([a-z-]+)", opts):
+        check(f'{{"{opt}", ' in src, f"the Job's option --{opt} of {cmd} is one mm2-offsets parses")
+cfg_src = read("lib", "mm2_config.c")
+sections = set(re.findall(r'strcmp\(section, "([a-z]+)"\)', cfg_src))
+keys = set(re.findall(r'strcmp\((?:key|name), "([a-z.]+)"\)', cfg_src))
+section = None
+for line in uncommented(ini, ";#").splitlines():
+    line = line.strip()
+    if not line:
+        continue
+    if line.startswith("["):
+        section = line.strip("[]")
+        check(section in sections, f"migration.ini section [{section}] is one lib/mm2_config.c reads: {sorted(sections)}")
+        continue
+    key = line.split("=", 1)[0].strip()
+    if section in ("connect", "flink", "connector"):
+        check(key in keys, f"migration.ini key [{section}] {key} is one lib/mm2_config.c reads")
+job_conn = json.loads(cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["data"]["connector.json"])
+file_key = re.search(r"^file\s*=\s*(\S+)", uncommented(ini, ";#"), re.M)
+check(file_key is not None and file_key.group(1).endswith("/connector.json") and
+      any(file_key.group(1).startswith(mm + "/") for mm in mounts),
+      f"[connector] file {file_key.group(1) if file_key else None} is the mounted connector.json")
+check(job_conn["config"].get("connector.class", "").endswith("MirrorSourceConnector"),
+      "the Job's connector JSON runs MirrorSourceConnector")
+
 print(f"consistency: {'all checks passed' if not fails else f'{fails} failed'}")
 sys.exit(1 if fails else 0)

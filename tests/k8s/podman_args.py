@@ -8,7 +8,12 @@ argv[3] ({"secret-name": {"key": "value"}}).
   podman_args.py run RENDERED.yaml POD_IP SECRETS.json   podman run options
   podman_args.py probe RENDERED.yaml NAME                 that probe's command
   podman_args.py budget RENDERED.yaml NAME                periodSeconds x failureThreshold
+  podman_args.py job RENDERED.yaml SECRETS.json OUTDIR [CONFIGMAP=DIR]...
+      the offset Job's container as podman run options, then a line "--", then its command:
+      each configMap volume's files are written to OUTDIR/VOLUME and mounted read-only where the
+      Job mounts them; a configMap the render does not hold (the reviewed plan) comes from DIR
 """
+import os
 import json
 import re
 import sys
@@ -28,21 +33,8 @@ def cpus(q):
     return str(int(q[:-1]) / 1000) if q.endswith("m") else q
 
 
-def main():
-    mode, path = sys.argv[1], sys.argv[2]
-    docs = [d for d in yaml.safe_load_all(open(path)) if d]
-    dep = next(d for d in docs if d["kind"] == "Deployment")
-    cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
-    pod = dep["spec"]["template"]["spec"]
-    c = pod["containers"][0]
-    if mode == "probe":
-        print("\n".join(c[sys.argv[3]]["exec"]["command"]))
-        return 0
-    if mode == "budget":
-        probe = c[sys.argv[3]]
-        print(probe["periodSeconds"] * probe["failureThreshold"])
-        return 0
-    pod_ip, secrets = sys.argv[3], json.load(open(sys.argv[4]))
+def container_args(pod, c, secrets, cms, extra_env=()):
+    """podman run options for container c of pod spec pod: env, identity, limits, emptyDirs."""
     out = []
     for src in c.get("envFrom", []):
         for k, v in cms[src["configMapRef"]["name"]]["data"].items():
@@ -53,9 +45,9 @@ def main():
             continue
         vf = e["valueFrom"]
         if "fieldRef" in vf:
-            if vf["fieldRef"]["fieldPath"] != "status.podIP":
+            if vf["fieldRef"]["fieldPath"] != "status.podIP" or not extra_env:
                 raise SystemExit(f"podman_args: error: fieldRef {vf['fieldRef']['fieldPath']} not supported")
-            out += ["-e", f"{e['name']}={pod_ip}"]
+            out += ["-e", f"{e['name']}={extra_env[0]}"]
         elif "secretKeyRef" in vf:
             ref = vf["secretKeyRef"]
             out += ["-e", f"{e['name']}={secrets[ref['name']][ref['key']]}"]
@@ -72,6 +64,71 @@ def main():
         out += ["--cap-drop", "ALL"]
     if csc.get("allowPrivilegeEscalation") is False:
         out += ["--security-opt", "no-new-privileges"]
+    lim = c.get("resources", {}).get("limits", {})
+    if "memory" in lim:
+        out += ["--memory", str(quantity_bytes(lim["memory"]))]
+    if "cpu" in lim:
+        out += ["--cpus", cpus(lim["cpu"])]
+    return out
+
+
+def job_args(docs, secrets, outdir, extra_cms):
+    job = next(d for d in docs if d["kind"] == "Job")
+    cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
+    pod = job["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    out = container_args(pod, c, secrets, cms)
+    vols = {v["name"]: v for v in pod.get("volumes", [])}
+    for m in c.get("volumeMounts", []):
+        v = vols[m["name"]]
+        if "emptyDir" in v:
+            size = v["emptyDir"].get("sizeLimit")
+            out += ["--tmpfs", f"{m['mountPath']}:rw,mode=1777" + (f",size={quantity_bytes(size)}" if size else "")]
+        elif "configMap" in v:
+            name = v["configMap"]["name"]
+            if name in extra_cms:
+                src = extra_cms[name]
+            elif name in cms:
+                src = os.path.join(outdir, m["name"])
+                os.makedirs(src, exist_ok=True)
+                os.chmod(src, 0o755)
+                for k, data in cms[name]["data"].items():
+                    f = os.path.join(src, k)
+                    with open(f, "w") as fh:
+                        fh.write(data)
+                    os.chmod(f, 0o644)
+            else:
+                raise SystemExit(f"podman_args: error: configMap {name} is not in the render; give {name}=DIR")
+            out += ["-v", f"{src}:{m['mountPath']}:ro"]
+        else:
+            raise SystemExit(f"podman_args: error: volume {m['name']} is neither an emptyDir nor a configMap")
+    cmd = c.get("command", []) + c.get("args", [])
+    if not cmd:
+        raise SystemExit("podman_args: error: the Job's container has no command")
+    out += ["--entrypoint", cmd[0], "--"] + cmd[1:]
+    return out
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    docs = [d for d in yaml.safe_load_all(open(path)) if d]
+    if mode == "job":
+        extra = dict(a.split("=", 1) for a in sys.argv[5:])
+        print("\n".join(job_args(docs, json.load(open(sys.argv[3])), sys.argv[4], extra)))
+        return 0
+    dep = next(d for d in docs if d["kind"] == "Deployment")
+    cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
+    pod = dep["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    if mode == "probe":
+        print("\n".join(c[sys.argv[3]]["exec"]["command"]))
+        return 0
+    if mode == "budget":
+        probe = c[sys.argv[3]]
+        print(probe["periodSeconds"] * probe["failureThreshold"])
+        return 0
+    pod_ip, secrets = sys.argv[3], json.load(open(sys.argv[4]))
+    out = container_args(pod, c, secrets, cms, (pod_ip,))
     vols = {v["name"]: v for v in pod.get("volumes", [])}
     for m in c.get("volumeMounts", []):
         v = vols[m["name"]]
@@ -79,11 +136,6 @@ def main():
             raise SystemExit(f"podman_args: error: volume {m['name']} is not an emptyDir")
         size = v["emptyDir"].get("sizeLimit")
         out += ["--tmpfs", f"{m['mountPath']}:rw,mode=1777" + (f",size={quantity_bytes(size)}" if size else "")]
-    lim = c.get("resources", {}).get("limits", {})
-    if "memory" in lim:
-        out += ["--memory", str(quantity_bytes(lim["memory"]))]
-    if "cpu" in lim:
-        out += ["--cpus", cpus(lim["cpu"])]
     if c.get("command"):
         out += ["--entrypoint", c["command"][0]]
     print("\n".join(out))
