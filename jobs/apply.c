@@ -171,12 +171,13 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     bool exists = false, created = false, same = false;
     char digest[MM2_DIGEST_TEXT_LEN + 1];
     int rc = MM2_OK;
-    long t0 = mm2_now_ms();
+    long t = mm2_now_ms();
 
     if (job_recheck(j, plan, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
+    job_phase(j, "re-check of the plan's facts", &t);
     if (r.n == 0 && job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
@@ -209,11 +210,13 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         job_info(j, "connector %s exists, STOPPED with zero tasks and the plan's config",
                  plan->connector);
     }
-    if (mm2_connect_offsets(j->connect, plan->connector, &existing, &err) != MM2_OK ||
+    job_phase(j, "the connector found or created STOPPED", &t);
+    if (job_read_offsets(j, plan->connector, &existing, &err) != MM2_OK ||
         write_backup(j, plan, &existing, backup, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
+    job_phase(j, "backup of its offsets", &t);
     progressed(plan, &existing, &same, &r);
     if (r.n > 0) {
         rc = job_refused(j, &r,
@@ -242,10 +245,12 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         }
         job_info(j, "offsets written in %ld ms", mm2_now_ms() - t1);
     }
+    job_phase(j, "PATCH", &t);
     if (job_verify(j, plan, &vr, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
+    job_phase(j, "verify", &t);
     if (mm2_artifact_seal(vr.report, digest, &err) != MM2_OK ||
         (report != NULL &&
          mm2_artifact_write("verify report", report, vr.report, digest, &err) != MM2_OK)) {
@@ -259,19 +264,18 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         free(text);
     }
     if (vr.mismatches > 0) {
-        mm2_log_error(&j->log,
-                      "verify: %zu mismatches: %zu of %zu partitions differ from the plan; do "
-                      "not resume",
-                      vr.mismatches, vr.partition_mismatches, vr.checked);
+        mm2_log_error(
+            &j->log,
+            "verify: %zu mismatch%s: %zu of %zu planned partitions differ from the plan; do "
+            "not resume",
+            vr.mismatches, vr.mismatches == 1 ? "" : "es", vr.partition_mismatches, vr.checked);
         rc = MM2_CHECK_FAILED;
         goto out;
     }
     job_info(j,
              "verified: all %zu partitions match the plan; connector %s stays STOPPED until "
-             "resume --approve %s (%ld ms, %ld REST requests, %ld Kafka requests)",
-             vr.checked, plan->connector, plan->digest, mm2_now_ms() - t0,
-             mm2_connect_requests(j->connect),
-             mm2_kafka_requests(j->source) + mm2_kafka_requests(j->target));
+             "resume --approve %s",
+             vr.checked, plan->connector, plan->digest);
 out:
     cJSON_Delete(vr.report);
     mm2_source_offsets_free(&existing);

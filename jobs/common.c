@@ -544,6 +544,60 @@ enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan
     return MM2_OK;
 }
 
+#define STABLE_GAP_MS 250L
+
+static bool offsets_equal(const struct mm2_source_offsets *a, const struct mm2_source_offsets *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].partition != b->v[i].partition || a->v[i].offset != b->v[i].offset ||
+            strcmp(a->v[i].topic, b->v[i].topic) != 0 ||
+            strcmp(a->v[i].cluster, b->v[i].cluster) != 0)
+            return false;
+    return true;
+}
+
+enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_source_offsets *out,
+                                 struct mm2_error *err)
+{
+    struct mm2_source_offsets prev = {0};
+    struct mm2_deadline dl;
+    int reads = 0;
+
+    mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
+    for (;;) {
+        long t = mm2_now_ms();
+        enum mm2_status st = mm2_connect_offsets(j->connect, name, out, err);
+        mm2_log_debug(&j->log, "GET /connectors/%s/offsets: %zu offsets in %ld ms", name,
+                      st == MM2_OK ? out->n : 0, mm2_now_ms() - t);
+        if (st != MM2_OK) {
+            mm2_source_offsets_free(&prev);
+            return st;
+        }
+        if (++reads > 1 && offsets_equal(&prev, out))
+            break;
+        if (mm2_deadline_expired(&dl)) {
+            job_warn(j,
+                     "the offsets Connect lists for %s still changed after %d reads in %ld ms; "
+                     "using the last one",
+                     name, reads, j->cfg.retry_budget_ms);
+            break;
+        }
+        if (reads > 1)
+            job_info(j,
+                     "connector %s: %zu offsets listed, %zu a second earlier: the worker is "
+                     "still reading its offsets topic; reading again",
+                     name, out->n, prev.n);
+        mm2_source_offsets_free(&prev);
+        prev = *out;
+        memset(out, 0, sizeof(*out));
+        job_sleep_ms(STABLE_GAP_MS);
+    }
+    mm2_source_offsets_free(&prev);
+    return MM2_OK;
+}
+
 static void mismatch(struct job *j, cJSON *list, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -590,7 +644,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
         st = mm2_connector_config_digest(live, plan->connector, digest, err);
     cJSON_Delete(live);
     if (st == MM2_OK && s.exists)
-        st = mm2_connect_offsets(j->connect, plan->connector, &offs, err);
+        st = job_read_offsets(j, plan->connector, &offs, err);
     if (st != MM2_OK) {
         cJSON_Delete(list);
         return st;
@@ -621,6 +675,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
             mismatch(j, list, "%s-%d: expected no offset (null: start at earliest), found %lld",
                      e->topic, (int)e->partition, (long long)o->offset);
     }
+    res->partition_mismatches = (size_t)cJSON_GetArraySize(list) - before;
     for (size_t i = 0; i < offs.n; i++) {
         const struct mm2_source_offset *o = &offs.v[i];
         if (strcmp(o->cluster, plan->alias) == 0 && planned_topic(plan, o->topic) &&
@@ -634,7 +689,6 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
                      o->topic, (int)o->partition, o->cluster, plan->alias);
     }
     res->mismatches = (size_t)cJSON_GetArraySize(list);
-    res->partition_mismatches = res->mismatches - before;
     job_utc_now(now, sizeof(now));
     cJSON_AddStringToObject(res->report, "kind", MM2_KIND_VERIFY);
     cJSON_AddStringToObject(res->report, "tool", PROG " " MM2KIT_VERSION);
@@ -650,6 +704,27 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     cJSON_AddBoolToObject(res->report, "ok", res->mismatches == 0);
     mm2_source_offsets_free(&offs);
     return MM2_OK;
+}
+
+void job_phase(struct job *j, const char *what, long *since_ms)
+{
+    long now = mm2_now_ms();
+
+    mm2_log_debug(&j->log, "%s: %ld ms", what, now - *since_ms);
+    *since_ms = now;
+}
+
+void job_summary(struct job *j, long started_ms, int rc)
+{
+    long kafka = (j->source != NULL ? mm2_kafka_requests(j->source) : 0) +
+                 (j->target != NULL ? mm2_kafka_requests(j->target) : 0);
+    long rest = j->connect != NULL ? mm2_connect_requests(j->connect) : 0;
+
+    job_info(j,
+             "finished with exit code %d in %ld ms (%ld ms of it waiting on purpose): %ld Kafka "
+             "request%s, %ld REST request%s",
+             rc, mm2_now_ms() - started_ms, j->waited_ms, kafka, kafka == 1 ? "" : "s", rest,
+             rest == 1 ? "" : "s");
 }
 
 void job_free(struct job *j)

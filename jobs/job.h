@@ -36,6 +36,7 @@ struct job {
     struct mm2_kafka *target;
     struct mm2_mirror *mirror;
     bool curl_up;
+    long waited_ms; /* time spent waiting on purpose (export's --stable-wait) */
 };
 
 typedef int (*job_cmd_fn)(struct job *j, int argc, char **argv);
@@ -131,6 +132,12 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
                                       struct mm2_refusals *r, struct mm2_error *err);
 
+/* GET /connectors/NAME/offsets until two reads STABLE apart agree (Connect lists partitions
+ * from the worker's in-memory view of the offsets topic, which can lag a PATCH just made), at
+ * most the retry budget; then the last read, with a warning. For a STOPPED connector. */
+enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_source_offsets *out,
+                                 struct mm2_error *err);
+
 struct verify_result {
     size_t checked;
     size_t mismatches;           /* every mismatch line, the connector's own included */
@@ -141,6 +148,13 @@ struct verify_result {
 /* GET offsets and compare with the plan (DESIGN 3.3 verify). Fills res; prints each mismatch. */
 enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct verify_result *res,
                            struct mm2_error *err);
+
+/* The closing progress line: wall time, the part of it spent waiting on purpose, and the
+ * Kafka and REST requests sent (the benchmark reads it). */
+void job_summary(struct job *j, long started_ms, int rc);
+
+/* A debug line "WHAT: N ms" for the time since *since_ms, which then becomes now. */
+void job_phase(struct job *j, const char *what, long *since_ms);
 
 void job_free(struct job *j);
 

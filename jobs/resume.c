@@ -112,9 +112,10 @@ int cmd_resume(struct job *j, int argc, char **argv)
     }
     if (vr.mismatches > 0) {
         mm2_log_error(&j->log,
-                      "%zu mismatches: %zu of %zu partitions differ from the plan; the "
+                      "%zu mismatch%s: %zu of %zu planned partitions differ from the plan; the "
                       "connector was not resumed",
-                      vr.mismatches, vr.partition_mismatches, vr.checked);
+                      vr.mismatches, vr.mismatches == 1 ? "" : "es", vr.partition_mismatches,
+                      vr.checked);
         rc = MM2_CHECK_FAILED;
         goto out;
     }

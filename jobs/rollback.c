@@ -77,7 +77,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
                       j->conn.name, s.state, s.ntasks, j->conn.name);
         return MM2_CHECK_FAILED;
     }
-    if (mm2_connect_offsets(j->connect, j->conn.name, &offs, &err) != MM2_OK)
+    if (job_read_offsets(j, j->conn.name, &offs, &err) != MM2_OK)
         return job_fail(j, &err);
     rows = calloc(offs.n + (plan != NULL ? plan->n : 0) + 1, sizeof(*rows));
     if (rows == NULL) {

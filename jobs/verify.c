@@ -60,8 +60,9 @@ int cmd_verify(struct job *j, int argc, char **argv)
             fputs(text, stdout);
         free(text);
         if (vr.mismatches > 0) {
-            mm2_log_error(&j->log, "%zu mismatches: %zu of %zu partitions differ from the plan",
-                          vr.mismatches, vr.partition_mismatches, vr.checked);
+            mm2_log_error(
+                &j->log, "%zu mismatch%s: %zu of %zu planned partitions differ from the plan",
+                vr.mismatches, vr.mismatches == 1 ? "" : "es", vr.partition_mismatches, vr.checked);
             rc = MM2_CHECK_FAILED;
         } else {
             job_info(j, "all %zu partitions match the plan %s", vr.checked, plan.digest);

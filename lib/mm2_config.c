@@ -3,6 +3,7 @@
 
 #include <ini.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,8 +22,9 @@ struct parse_state {
     const char *file; /* for messages */
     bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
         seen_mapping, seen_file;
-    bool reported_unknown;
-    char last_unknown[64]; /* the unknown section last reported */
+    char unknown[16][64]; /* the unknown sections reported */
+    size_t nunknown;
+    bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
 };
 
 static bool valid_env_name(const char *s, size_t n)
@@ -64,8 +66,8 @@ static void add_secret(struct parse_state *st, const char *value)
     if (c->nsecrets >= MM2_CONFIG_SECRETS_MAX) {
         /* A value that could not be registered could not be redacted either. */
         mm2_problems_add(st->p,
-                         "%s: more than %d different values come from ${env:...}; at most %d "
-                         "can be kept out of the logs",
+                         "%s: more than %d different secret values (passwords, JAAS lines, "
+                         "tokens); at most %d can be kept out of the logs",
                          st->file, MM2_CONFIG_SECRETS_MAX, MM2_CONFIG_SECRETS_MAX);
         return;
     }
@@ -222,6 +224,13 @@ static void parse_mapping(struct parse_state *st, const char *v)
         while (t > s && t[-1] == ' ')
             *--t = '\0';
         eq = strchr(s, '=');
+        if (*s == '\0') {
+            mm2_problems_add(st->p,
+                             "%s: [flink] topic.mapping has an empty pair; write \"identity\" or "
+                             "SOURCE=TARGET pairs separated by commas",
+                             st->file);
+            return;
+        }
         if (eq == NULL) {
             mm2_problems_add(st->p,
                              "%s: [flink] topic.mapping must be \"identity\" or SOURCE=TARGET "
@@ -358,6 +367,27 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
     }
 }
 
+/* A required key whose value could not be expanded was still given. */
+static void given_anyway(struct parse_state *st, const char *section, const char *name)
+{
+    const struct {
+        const char *section, *key;
+        size_t offset;
+    } keys[] = {
+        {"connect", "url", offsetof(struct parse_state, seen_connect_url)},
+        {"flink", "group.id", offsetof(struct parse_state, seen_group)},
+        {"flink", "rest.url", offsetof(struct parse_state, seen_rest)},
+        {"flink", "job.id", offsetof(struct parse_state, seen_job)},
+        {"connector", "file", offsetof(struct parse_state, seen_file)},
+    };
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strcmp(section, keys[i].section) == 0 && strcmp(name, keys[i].key) == 0)
+            *(bool *)((char *)st + keys[i].offset) = true;
+    if (strcmp(name, "bootstrap.servers") == 0)
+        st->bootstrap_failed[strcmp(section, "target") == 0] = true;
+}
+
 static int on_entry(void *user, const char *section, const char *name, const char *raw)
 {
     struct parse_state *st = user;
@@ -369,10 +399,11 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
     if (!known) {
         /* One line per unknown section, not one per key in it. */
-        if (st->reported_unknown && strcmp(st->last_unknown, section) == 0)
-            return 1;
-        st->reported_unknown = true;
-        (void)snprintf(st->last_unknown, sizeof(st->last_unknown), "%s", section);
+        for (size_t i = 0; i < st->nunknown; i++)
+            if (strncmp(st->unknown[i], section, sizeof(st->unknown[i]) - 1) == 0)
+                return 1;
+        if (st->nunknown < sizeof(st->unknown) / sizeof(st->unknown[0]))
+            (void)snprintf(st->unknown[st->nunknown++], sizeof(st->unknown[0]), "%s", section);
         if (section[0] == '\0')
             mm2_problems_add(st->p,
                              "%s: key \"%.60s\" is outside any section; put it under [source], "
@@ -386,8 +417,10 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         return 1;
     }
     value = expand(st, section, name, raw);
-    if (value == NULL)
+    if (value == NULL) {
+        given_anyway(st, section, name); /* its problem is said; "is required" would be false */
         return 1;
+    }
     if (secret_key(name))
         add_secret(st, value);
 
@@ -454,23 +487,57 @@ static void check_cluster(struct parse_state *st, const char *section, const str
 
 /* Every value taken from the environment becomes <redacted> in the problem lines: a reason
  * may quote a value (a URL, a bootstrap list) that came from a Secret. */
+/* Replaces every occurrence of needle[0..nl) in line by mark; with quoted, only those right
+ * after a '"' (where a message quotes a value). */
+static void replace_all(char *line, const char *needle, size_t nl, const char *mark, bool quoted)
+{
+    size_t ml = strlen(mark);
+    char *hit = line;
+
+    while ((hit = strstr(hit, needle)) != NULL) {
+        char rest[MM2_PROBLEM_LEN];
+        if (quoted && (hit == line || hit[-1] != '"')) {
+            hit++;
+            continue;
+        }
+        (void)snprintf(rest, sizeof(rest), "%s", hit + nl);
+        (void)snprintf(hit, MM2_PROBLEM_LEN - (size_t)(hit - line), "%s%s", mark, rest);
+        if ((size_t)(hit - line) + ml >= MM2_PROBLEM_LEN - 1)
+            break;
+        hit += ml;
+    }
+}
+
+static int longer_first(const void *a, const void *b)
+{
+    size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+    return (x < y) - (x > y);
+}
+
+/* Every secret value becomes <redacted> in the problem lines, longest first (a secret that holds
+ * another is hidden whole), and so does a cut-off start of one right after a quote (a message
+ * that quotes a value with %.40s can cut a secret given by mistake to a non-secret key):
+ * prefixes down to 6 characters. */
 static void redact(const struct mm2_config *c, struct mm2_problems *p)
 {
-    static const char mark[] = "<redacted>";
-    const size_t ml = sizeof(mark) - 1;
+    char *sorted[MM2_CONFIG_SECRETS_MAX];
+    size_t n = c->nsecrets;
 
+    memcpy(sorted, c->secrets, n * sizeof(*sorted));
+    qsort(sorted, n, sizeof(*sorted), longer_first);
     for (size_t i = 0; i < p->n; i++) {
-        for (size_t s = 0; s < c->nsecrets; s++) {
-            size_t sl = strlen(c->secrets[s]);
-            char *hit = strstr(p->line[i], c->secrets[s]);
-            while (hit != NULL) {
-                char rest[MM2_PROBLEM_LEN];
-                (void)snprintf(rest, sizeof(rest), "%s", hit + sl);
-                (void)snprintf(hit, MM2_PROBLEM_LEN - (size_t)(hit - p->line[i]), "%s%s", mark,
-                               rest);
-                hit = (size_t)(hit - p->line[i]) + ml < MM2_PROBLEM_LEN
-                          ? strstr(hit + ml, c->secrets[s])
-                          : NULL;
+        for (size_t s = 0; s < n; s++) {
+            char needle[MM2_PROBLEM_LEN];
+            size_t sl = strlen(sorted[s]);
+            for (size_t k = sl < MM2_PROBLEM_LEN - 1 ? sl : MM2_PROBLEM_LEN - 1; k >= 6 || k == sl;
+                 k--) {
+                memcpy(needle, sorted[s], k);
+                needle[k] = '\0';
+                if (k > 0)
+                    replace_all(p->line[i], needle, k, "<redacted>", k < sl);
+                if (k == 0)
+                    break;
             }
         }
     }
@@ -495,11 +562,15 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
                          rc);
     else if (rc != 0)
         mm2_problems_add(p, "%s: cannot be parsed (inih error %d)", path, rc);
-    if (out->nsource == 0)
+    if (st.bootstrap_failed[0])
+        ; /* its ${env:} problem is said already */
+    else if (out->nsource == 0)
         mm2_problems_add(p, "%s: [source] is missing; it needs at least bootstrap.servers", path);
     else
         check_cluster(&st, "source", out->source, out->nsource);
-    if (out->ntarget == 0)
+    if (st.bootstrap_failed[1])
+        ;
+    else if (out->ntarget == 0)
         mm2_problems_add(p, "%s: [target] is missing; it needs at least bootstrap.servers", path);
     else
         check_cluster(&st, "target", out->target, out->ntarget);

@@ -7,8 +7,9 @@
  *     line, e.g. "PATCH /connectors/x/offsets: HTTP 400: Connectors must be in the STOPPED ...".
  *   - Each request is bounded by the client's request timeout (Connect itself gives up on offset
  *     reads and writes after 90 s, so the default is a little above that). HTTP 409 (a rebalance
- *     in progress, or "stale configuration" during a concurrent config change), and HTTP 500
- *     "Request cannot be completed because a rebalance is expected", are retried with
+ *     in progress, or "stale configuration" during a concurrent config change), HTTP 500
+ *     "Request cannot be completed because a rebalance is expected", and a GET's HTTP 500 "Failed
+ *     to retrieve offsets for source connector" (a race inside the worker), are retried with
  *     backoff (250 ms doubling, at most 5 s apart) until the retry budget is spent; every retry is
  *     reported through the notify callback, if one is set, so the caller can show progress.
  *   - Status codes (DESIGN 6): MM2_UNREACHABLE when Connect does not answer (or keeps answering
@@ -17,8 +18,12 @@
  *     client will not put in a URL.
  *   - Parsed results are owned by the caller and freed with the matching *_free (NULL-safe).
  *   - Offsets of a MirrorSourceConnector (MirrorUtils.wrapPartition / wrapOffset): partition
- *     {"cluster": alias, "topic": t, "partition": p}, offset {"offset": n}. Anything else in an
- *     offsets answer is MM2_UNEXPECTED naming the entry.
+ *     {"cluster": alias, "topic": t, "partition": p}, offset {"offset": n}; an entry whose offset
+ *     is null (a reset partition) counts as absent. Anything else in an offsets answer is
+ *     MM2_UNEXPECTED naming the entry.
+ *   - Connect lists a connector's partitions from the worker's in-memory view of the offsets
+ *     topic (Worker.sourceConnectorOffsets: values are read fresh, the set of partitions is not),
+ *     so right after a PATCH a GET can miss partitions: callers re-read until it is stable.
  */
 #ifndef MM2_CONNECT_H
 #define MM2_CONNECT_H

@@ -1206,12 +1206,12 @@ enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *
 
     if (st != MM2_OK)
         return st;
-    if (start == NULL || end == NULL)
-        return fail(k, NULL, false, err, MM2_USAGE, "log offsets: no output for start or end");
+    if (end == NULL)
+        return fail(k, NULL, false, err, MM2_USAGE, "log offsets: no output for the end");
     st = tp_index(k, tps, n, &idx, err);
     if (st == MM2_OK)
         st = handle_get(k, false, &h, err);
-    if (st == MM2_OK)
+    if (st == MM2_OK && start != NULL)
         st = list_offsets(k, h, tps, idx, n, RD_KAFKA_OFFSET_BEGINNING, start, "log start offsets",
                           dl, err);
     if (st == MM2_OK)

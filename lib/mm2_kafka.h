@@ -139,8 +139,9 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
                                 const struct mm2_deadline *dl, struct mm2_group_info *out,
                                 struct mm2_error *err);
 
-/* For each of the n partitions: the log start offset into start[i], the high watermark into
- * end[i], and, when stable is not NULL, the last stable offset into stable[i]. One
+/* For each of the n partitions: the log start offset into start[i] (when start is not NULL),
+ * the high watermark into end[i], and, when stable is not NULL, the last stable offset into
+ * stable[i]. One
  * rd_kafka_offsets_for_times request per leader for each of: -2 (start) and -1 (end) on a
  * read_uncommitted handle, -1 on a read_committed handle (the last stable offset: ListOffsets
  * carries the handle's isolation.level). Never query_watermark_offsets (two requests per

@@ -403,17 +403,23 @@ static const char *cfg(const cJSON *config, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Connect's BOOLEAN parsing: trimmed, case-insensitive. */
-static bool is_false(const char *v)
+/* v equals word as Connect reads BOOLEAN and enum-like values: trimmed (String.trim: every
+ * character up to the space), case-insensitive. */
+static bool is_word(const char *v, const char *word)
 {
-    size_t n;
+    size_t n, wl = strlen(word);
 
-    while (*v == ' ' || *v == '\t')
+    while (*v != '\0' && (unsigned char)*v <= ' ')
         v++;
     n = strlen(v);
-    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+    while (n > 0 && (unsigned char)v[n - 1] <= ' ')
         n--;
-    return n == 5 && strncasecmp(v, "false", 5) == 0;
+    return n == wl && strncasecmp(v, word, wl) == 0;
+}
+
+static bool is_false(const char *v)
+{
+    return is_word(v, "false");
 }
 
 void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, struct mm2_refusals *r)
@@ -453,7 +459,7 @@ void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, str
         /* KIP-618: "required" fails when the workers run with exactly.once.source.support
          * disabled, as this image's do (seed 5.3). */
         const char *eos = cfg(c->config, "exactly.once.support");
-        if (eos != NULL && strcasecmp(eos, "required") == 0)
+        if (eos != NULL && is_word(eos, "required"))
             mm2_refuse(r,
                        "connector %s: exactly.once.support is \"required\", but the workers run "
                        "plain source mode (exactly.once.source.support=disabled); remove it "
