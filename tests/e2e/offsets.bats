@@ -57,7 +57,7 @@ acc.payments/1 100 99 offset"
   assert_equal "$(jq -c '[.ok, .equal, .pending, .failed]' <<<"$output")" '[true,5,0,0]'
   assert_equal "$(jq -c '[.partitions[] | [.first.status, .first.source_offset, (.flink_last.status // "-")]]' <<<"$output")" \
     '[["equal",40,"equal"],["equal",0,"-"],["equal",100,"equal"],["equal",70,"equal"],["equal",100,"equal"]]'
-  run -0 oj "$d" status --config migration.ini --plan plan.json --format json
+  run -0 --separate-stderr oj "$d" status --config migration.ini --plan plan.json --format json
   assert_equal "$(jq -c '[.state, .tasks_failed]' <<<"$output")" '["RUNNING",0]'
 }
 
