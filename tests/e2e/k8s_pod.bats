@@ -3,6 +3,7 @@
 # the bed's Kafka and group), with only the Downward API and the Secret filled
 # in by hand (podman kube play rejects fieldRef status.podIP), joins the
 # cluster, and the manifest's own probe commands pass through podman exec.
+# shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
 load offsets_helpers
 
