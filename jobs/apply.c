@@ -169,7 +169,6 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     struct verify_result vr = {0};
     struct mm2_error err = {0};
     bool exists = false, created = false, same = false;
-    char digest[MM2_DIGEST_TEXT_LEN + 1];
     int rc = MM2_OK;
     long t = mm2_now_ms();
 
@@ -251,17 +250,9 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     job_phase(j, "verify", &t);
-    if (mm2_artifact_seal(vr.report, digest, &err) != MM2_OK ||
-        (report != NULL &&
-         mm2_artifact_write("verify report", report, vr.report, digest, &err) != MM2_OK)) {
+    if (job_report("verify report", vr.report, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
-    }
-    {
-        char *text = mm2_artifact_text(vr.report);
-        if (text != NULL)
-            fputs(text, stdout);
-        free(text);
     }
     if (vr.mismatches > 0) {
         mm2_log_error(

@@ -234,7 +234,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
     struct mm2_error err = {0};
     struct tally t = {0};
     cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
-    char now[32], digest[MM2_DIGEST_TEXT_LEN + 1];
+    char now[32];
     int rc = MM2_OK;
 
     if (root == NULL || rows == NULL || job_kafka(j, true, true, &err) != MM2_OK) {
@@ -269,17 +269,9 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
     cJSON_AddItemToObject(root, "pending", mm2_json_int((int64_t)t.pending));
     cJSON_AddItemToObject(root, "failed", mm2_json_int((int64_t)t.bad));
     cJSON_AddBoolToObject(root, "ok", t.bad == 0);
-    if (mm2_artifact_seal(root, digest, &err) != MM2_OK ||
-        (report != NULL &&
-         mm2_artifact_write("check report", report, root, digest, &err) != MM2_OK)) {
+    if (job_report("check report", root, report, &err) != MM2_OK) {
         cJSON_Delete(root);
         return job_fail(j, &err);
-    }
-    {
-        char *text = mm2_artifact_text(root);
-        if (text != NULL)
-            fputs(text, stdout);
-        free(text);
     }
     cJSON_Delete(root);
     if (t.bad > 0) {

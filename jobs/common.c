@@ -706,6 +706,24 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     return MM2_OK;
 }
 
+enum mm2_status job_report(const char *what, cJSON *report, const char *path, struct mm2_error *err)
+{
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    char *text;
+    enum mm2_status st = mm2_artifact_seal(report, digest, err);
+
+    if (st == MM2_OK && path != NULL)
+        st = mm2_artifact_write(what, path, report, digest, err);
+    if (st != MM2_OK)
+        return st;
+    text = mm2_artifact_text(report);
+    if (text == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory printing the %s", what);
+    fputs(text, stdout);
+    free(text);
+    return MM2_OK;
+}
+
 void job_phase(struct job *j, const char *what, long *since_ms)
 {
     long now = mm2_now_ms();

@@ -153,6 +153,10 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
  * Kafka and REST requests sent (the benchmark reads it). */
 void job_summary(struct job *j, long started_ms, int rc);
 
+/* Seals report, writes it to path (when not NULL) and prints it on stdout. */
+enum mm2_status job_report(const char *what, cJSON *report, const char *path,
+                           struct mm2_error *err);
+
 /* A debug line "WHAT: N ms" for the time since *since_ms, which then becomes now. */
 void job_phase(struct job *j, const char *what, long *since_ms);
 

@@ -40,7 +40,6 @@ int cmd_verify(struct job *j, int argc, char **argv)
     struct mm2_plan plan = {0};
     struct verify_result vr = {0};
     struct mm2_error err = {0};
-    char digest[MM2_DIGEST_TEXT_LEN + 1];
     bool done;
     int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
 
@@ -50,15 +49,9 @@ int cmd_verify(struct job *j, int argc, char **argv)
     if (rc != MM2_OK)
         return rc;
     if (job_connect(j, &err) != MM2_OK || job_verify(j, &plan, &vr, &err) != MM2_OK ||
-        mm2_artifact_seal(vr.report, digest, &err) != MM2_OK ||
-        (report != NULL &&
-         mm2_artifact_write("verify report", report, vr.report, digest, &err) != MM2_OK)) {
+        job_report("verify report", vr.report, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else {
-        char *text = mm2_artifact_text(vr.report);
-        if (text != NULL)
-            fputs(text, stdout);
-        free(text);
         if (vr.mismatches > 0) {
             mm2_log_error(
                 &j->log, "%zu mismatch%s: %zu of %zu planned partitions differ from the plan",

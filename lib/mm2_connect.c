@@ -113,29 +113,7 @@ static cJSON *parse_strict(const char *body, size_t len)
 /* Connect's {"error_code": N, "message": "..."} message, one line and bounded, or "". */
 static void body_message(const struct mm2_http_response *r, char *buf, size_t len)
 {
-    cJSON *root;
-    const cJSON *m;
-
-    if (len == 0)
-        return;
-    buf[0] = '\0';
-    if (r->body == NULL)
-        return;
-    root = cJSON_ParseWithLength(r->body, r->len);
-    m = cJSON_GetObjectItemCaseSensitive(root, "message");
-    if (cJSON_IsString(m) && m->valuestring != NULL) {
-        const char *v = m->valuestring;
-        size_t cap = len > MESSAGE_SHOW ? MESSAGE_SHOW : len - 1;
-        size_t o = 0;
-        for (; o < cap && v[o] != '\0'; o++) {
-            unsigned char ch = (unsigned char)v[o];
-            buf[o] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
-        }
-        buf[o] = '\0';
-        if (v[o] != '\0' && o >= 3)
-            memcpy(buf + o - 3, "...", 3);
-    }
-    cJSON_Delete(root);
+    mm2_http_message(r, MESSAGE_SHOW, buf, len);
 }
 
 static void sleep_ms(long ms)

@@ -199,12 +199,9 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
     arr = pj_arr(&b, b.root, "topics");
     for (size_t i = 0; i < ex->ntopics && arr != NULL; i++) {
         const struct mm2_xtopic *t = &ex->topics[i];
-        cJSON *e = cJSON_CreateObject();
-        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
-            cJSON_Delete(e);
-            b.oom = true;
+        cJSON *e = pj_item(&b, arr);
+        if (e == NULL)
             break;
-        }
         pj_str(&b, e, "name", t->name);
         pj_int(&b, e, "partitions", t->partitions);
         pj_bool(&b, e, "replicated", t->replicated);
@@ -218,12 +215,9 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
     arr = pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < ex->nparts && arr != NULL; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
-        cJSON *e = cJSON_CreateObject();
-        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
-            cJSON_Delete(e);
-            b.oom = true;
+        cJSON *e = pj_item(&b, arr);
+        if (e == NULL)
             break;
-        }
         pj_str(&b, e, "topic", p->topic);
         pj_int(&b, e, "partition", p->partition);
         pj_pair(&b, e, "committed", p->committed, MM2_OFFSET_NONE);

@@ -1,6 +1,7 @@
 /* mm2_http: bounded requests on libcurl (see mm2_http.h). */
 #include "mm2_http.h"
 
+#include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -236,6 +237,33 @@ static enum mm2_status failure(const struct mm2_http *c, CURLcode rc, const stru
     default:
         return mm2_error_set(err, MM2_UNEXPECTED, "%s", detail(c, rc));
     }
+}
+
+void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, size_t buflen)
+{
+    cJSON *root;
+    const cJSON *m;
+
+    if (buflen == 0)
+        return;
+    buf[0] = '\0';
+    if (r->body == NULL)
+        return;
+    root = cJSON_ParseWithLength(r->body, r->len);
+    m = cJSON_GetObjectItemCaseSensitive(root, "message");
+    if (cJSON_IsString(m) && m->valuestring != NULL) {
+        const char *v = m->valuestring;
+        size_t cap = buflen - 1 < max ? buflen - 1 : max;
+        size_t o = 0;
+        for (; o < cap && v[o] != '\0'; o++) {
+            unsigned char ch = (unsigned char)v[o];
+            buf[o] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
+        }
+        buf[o] = '\0';
+        if (v[o] != '\0' && o >= 3)
+            memcpy(buf + o - 3, "...", 3);
+    }
+    cJSON_Delete(root);
 }
 
 const char *mm2_http_base(const struct mm2_http *c)

@@ -75,6 +75,12 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
 enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct mm2_deadline *dl,
                              struct mm2_http_response *resp, struct mm2_error *err);
 
+/* The "message" member of a JSON body (Kafka Connect's {"error_code": N, "message": "..."} and
+ * its /health object) as one line: control characters become spaces, at most max characters
+ * (a Connect message can carry a stack trace), a cut one ends in "...". "" when the body is not
+ * such JSON. Copies into buf (buflen bytes, always NUL-terminated when buflen > 0). */
+void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, size_t buflen);
+
 /* The base URL the client was made with (without a trailing '/'). */
 const char *mm2_http_base(const struct mm2_http *c);
 

@@ -132,12 +132,9 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
     arr = pj_arr(&b, b.root, "topics");
     for (size_t i = 0; i < p->ntopics && arr != NULL; i++) {
         const struct mm2_xtopic *t = &p->topics[i];
-        cJSON *e = cJSON_CreateObject();
-        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
-            cJSON_Delete(e);
-            b.oom = true;
+        cJSON *e = pj_item(&b, arr);
+        if (e == NULL)
             break;
-        }
         pj_str(&b, e, "name", t->name);
         pj_int(&b, e, "partitions", t->partitions);
         pj_str(&b, e, "target", t->target);
@@ -147,12 +144,9 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
     arr = pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < p->n && arr != NULL; i++) {
         const struct mm2_pentry *e = &p->entries[i];
-        cJSON *j = cJSON_CreateObject();
-        if (j == NULL || !cJSON_AddItemToArray(arr, j)) {
-            cJSON_Delete(j);
-            b.oom = true;
+        cJSON *j = pj_item(&b, arr);
+        if (j == NULL)
             break;
-        }
         pj_str(&b, j, "topic", e->topic);
         pj_int(&b, j, "partition", e->partition);
         pj_int(&b, j, "c", e->c);

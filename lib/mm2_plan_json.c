@@ -31,6 +31,18 @@ cJSON *pj_arr(struct pj *b, cJSON *parent, const char *key)
     return b->oom ? NULL : o;
 }
 
+cJSON *pj_item(struct pj *b, cJSON *arr)
+{
+    cJSON *e = cJSON_CreateObject();
+
+    if (e == NULL || arr == NULL || !cJSON_AddItemToArray(arr, e)) {
+        cJSON_Delete(e);
+        b->oom = true;
+        return NULL;
+    }
+    return e;
+}
+
 void pj_str(struct pj *b, cJSON *parent, const char *key, const char *v)
 {
     add(b, parent, key, cJSON_CreateString(v != NULL ? v : ""));

@@ -24,6 +24,8 @@ struct pj {
 
 cJSON *pj_obj(struct pj *b, cJSON *parent, const char *key);
 cJSON *pj_arr(struct pj *b, cJSON *parent, const char *key);
+/* A new object appended to array arr, or NULL (b->oom set). */
+cJSON *pj_item(struct pj *b, cJSON *arr);
 void pj_str(struct pj *b, cJSON *parent, const char *key, const char *v);
 void pj_int(struct pj *b, cJSON *parent, const char *key, int64_t v);
 void pj_bool(struct pj *b, cJSON *parent, const char *key, bool v);

@@ -1,7 +1,6 @@
 /* probe: the request helper every check uses (see probe.h). */
 #include "probe.h"
 
-#include <cjson/cJSON.h>
 #include <string.h>
 
 enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_http_response *resp,
@@ -27,28 +26,6 @@ enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_ht
 
 void probe_body_message(const struct mm2_http_response *resp, char *buf, size_t buflen)
 {
-    cJSON *root;
-    const cJSON *m;
-
-    if (buflen == 0)
-        return;
-    buf[0] = '\0';
-    if (resp->body == NULL)
-        return;
-    root = cJSON_ParseWithLength(resp->body, resp->len);
-    m = cJSON_GetObjectItemCaseSensitive(root, "message");
-    if (cJSON_IsString(m)) {
-        /* One line, bounded: Connect's messages can carry a stack trace. */
-        const char *v = m->valuestring;
-        size_t cap = buflen > MESSAGE_MAX ? MESSAGE_MAX : buflen - 1;
-        size_t o = 0;
-        for (; o < cap && v[o] != '\0'; o++) {
-            unsigned char ch = (unsigned char)v[o];
-            buf[o] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
-        }
-        buf[o] = '\0';
-        if (v[o] != '\0' && o >= 3)
-            memcpy(buf + o - 3, "...", 3);
-    }
-    cJSON_Delete(root);
+    /* One line, bounded: Connect's messages can carry a stack trace. */
+    mm2_http_message(resp, MESSAGE_MAX, buf, buflen);
 }
