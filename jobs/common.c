@@ -213,9 +213,10 @@ static void on_retry(void *ctx, const char *what, long status, long wait_ms)
 {
     struct job *j = ctx;
 
-    job_info(j,
-             "%s answered HTTP %ld (a rebalance or a concurrent config change); retrying in %ld ms",
-             what, status, wait_ms);
+    job_info(j, "%s answered HTTP %ld (%s); retrying in %ld ms", what, status,
+             status == 409 ? "a rebalance or a concurrent config change"
+                           : "a rebalance expected, or a race inside the worker",
+             wait_ms);
 }
 
 enum mm2_status job_connect(struct job *j, struct mm2_error *err)
@@ -586,7 +587,7 @@ enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_sou
         }
         if (reads > 1)
             job_info(j,
-                     "connector %s: %zu offsets listed, %zu a second earlier: the worker is "
+                     "connector %s: %zu offsets listed, %zu the read before: the worker is "
                      "still reading its offsets topic; reading again",
                      name, out->n, prev.n);
         mm2_source_offsets_free(&prev);

@@ -22,7 +22,7 @@ struct parse_state {
     const char *file; /* for messages */
     bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
         seen_mapping, seen_file;
-    char unknown[16][64]; /* the unknown sections reported */
+    char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
 };
@@ -384,7 +384,8 @@ static void given_anyway(struct parse_state *st, const char *section, const char
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         if (strcmp(section, keys[i].section) == 0 && strcmp(name, keys[i].key) == 0)
             *(bool *)((char *)st + keys[i].offset) = true;
-    if (strcmp(name, "bootstrap.servers") == 0)
+    if (strcmp(name, "bootstrap.servers") == 0 &&
+        (strcmp(section, "source") == 0 || strcmp(section, "target") == 0))
         st->bootstrap_failed[strcmp(section, "target") == 0] = true;
 }
 
@@ -487,16 +488,19 @@ static void check_cluster(struct parse_state *st, const char *section, const str
 
 /* Every value taken from the environment becomes <redacted> in the problem lines: a reason
  * may quote a value (a URL, a bootstrap list) that came from a Secret. */
-/* Replaces every occurrence of needle[0..nl) in line by mark; with quoted, only those right
- * after a '"' (where a message quotes a value). */
-static void replace_all(char *line, const char *needle, size_t nl, const char *mark, bool quoted)
+/* Replaces every occurrence of needle[0..nl) in line by mark; with cut, only those at the
+ * edge of a quoted value: right after a '"', or right before a '"', a "..." or the end of the
+ * line (where a value cut with %.40s, or a line cut at its length, ends). */
+static void replace_all(char *line, const char *needle, size_t nl, const char *mark, bool cut)
 {
     size_t ml = strlen(mark);
     char *hit = line;
 
     while ((hit = strstr(hit, needle)) != NULL) {
         char rest[MM2_PROBLEM_LEN];
-        if (quoted && (hit == line || hit[-1] != '"')) {
+        const char *after = hit + nl;
+        if (cut && !(hit > line && hit[-1] == '"') && *after != '"' && *after != '\0' &&
+            strncmp(after, "...", 3) != 0) {
             hit++;
             continue;
         }
@@ -516,9 +520,9 @@ static int longer_first(const void *a, const void *b)
 }
 
 /* Every secret value becomes <redacted> in the problem lines, longest first (a secret that holds
- * another is hidden whole), and so does a cut-off start of one right after a quote (a message
- * that quotes a value with %.40s can cut a secret given by mistake to a non-secret key):
- * prefixes down to 6 characters. */
+ * another is hidden whole), and so does a cut-off start of one at the edge of a quoted value (a
+ * message that quotes a value with %.40s can cut a secret given by mistake to a non-secret
+ * key): prefixes down to 6 characters. */
 static void redact(const struct mm2_config *c, struct mm2_problems *p)
 {
     char *sorted[MM2_CONFIG_SECRETS_MAX];

@@ -94,7 +94,7 @@ oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/l
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.
 figures() {
-  sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests, ([0-9]+) REST requests/\1 \2 \3 \4/p' "$w/last.err" |
+  sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests?, ([0-9]+) REST requests?/\1 \2 \3 \4/p' "$w/last.err" |
     awk '{ print $1 - $2, $3, $4 }'
 }
 declare -A R

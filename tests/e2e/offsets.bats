@@ -290,7 +290,7 @@ foreign_connector() { # DIR NAME STATE
     export_plan "$d"
     run -0 --separate-stderr oj "$d" apply --config migration.ini --plan plan.json
     assert_equal "$(jq -c '[.ok, .checked]' <<<"$output")" '[true,2]'
-    if [[ "$stderr" =~ answered\ HTTP\ (409|500)\ \(a\ rebalance\ or\ a\ concurrent\ config\ change\)\;\ retrying\ in ]]; then
+    if [[ "$stderr" =~ answered\ HTTP\ (409|500)\ \([a-z\ ,]+\)\;\ retrying\ in ]]; then
       retried=$((retried + 1))
     fi
     [ "$retried" -ge 2 ] && break

@@ -2,17 +2,28 @@
 """fake_connect: a stand-in for a Kafka Connect worker's REST API that misbehaves on demand.
 
 Only for faults a real worker cannot be made to show at will (a server that never answers, a
-dripping or 10 MB body, garbage, a redirect loop, a FAILED task with a trace); behaviour against a
-real worker is proven by the e2e tests on the bed.
+dripping or 10 MB body, garbage, a redirect loop, a FAILED task with a trace, 409 for ever, 500
+"a rebalance is expected", 500 "Failed to retrieve offsets", an offsets answer of the wrong shape
+or one that keeps changing); behaviour against a real worker is proven by the e2e tests on the
+bed.
 
-    fake_connect.py MODE PORT_FILE
+    fake_connect.py MODE PORT_FILE [DIR]
 
 Listens on 127.0.0.1, port 0 (the kernel picks), and writes the port to PORT_FILE once it accepts
 connections. MODE is one of the keys of MODES below. Runs until killed.
+
+The offsets-* modes (mm2-offsets' tests) serve one connector, the one of DIR/connector.json
+({"name": ..., "config": {...}}, read at start): GET /connectors/NAME/config answers its config
+with "name" set, as Connect stores it; GET /connectors/NAME/offsets answers the bytes of
+DIR/offsets.json as they are (read at each request), so a test can serve any shape, garbage
+included; the Nth GET of the offsets answers DIR/offsets.N.json instead when that file exists
+(N from 1), so a test can serve a worker whose list is still growing. Any other connector name
+is 404, as in Connect.
 """
 import json
 import os
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -96,6 +107,24 @@ MODES = {
     "huge": {},
     "huge-unsized": {},
     "redirect-loop": {},
+    # mm2-offsets, in OffsetsHandler below:
+    "offsets-stopped": {},    # STOPPED, zero tasks; PATCH 200, PUT resume 202, POST 201
+    "offsets-running": {},    # RUNNING with two tasks
+    "offsets-absent": {},     # no such connector: 404 under /connectors/NAME
+    "offsets-500": {},        # as offsets-stopped, but GET offsets is HTTP 500 with a message
+    #                           that mm2-offsets does not retry (an answer, not a race)
+    "offsets-409": {},        # every request HTTP 409 (a rebalance that never ends)
+    "offsets-409-twice": {},  # the first two requests HTTP 409, then as offsets-stopped
+    "offsets-500-rebalance": {},        # every request HTTP 500 "a rebalance is expected"
+    "offsets-500-rebalance-twice": {},  # the first two requests so, then as offsets-stopped
+    "offsets-huge": {},       # GET offsets announces a body above mm2-offsets' 256 MiB cap
+    # GET offsets: HTTP 500 "Failed to retrieve offsets for source connector NAME" (Worker's
+    # wrapped ConcurrentModificationException) every time, or the first two times.
+    "offsets-500-retrieve": {},
+    "offsets-500-retrieve-twice": {},
+    # GET offsets: offsets.json plus src/churn-0, whose offset is the number of the GET: a list
+    # that never settles.
+    "offsets-churn": {},
 }
 
 HUGE = 10 * 1024 * 1024
@@ -162,12 +191,133 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(status, body, "text/html" if isinstance(body, str) else "application/json")
 
 
+STALE = {"error_code": 409,
+         "message": "Cannot complete request momentarily due to stale configuration (typically "
+                    "caused by a concurrent config change)"}
+# DistributedHerder's RebalanceNeededException, outside HerderRequestHandler: a 500 that passes.
+REBALANCE = {"error_code": 500,
+             "message": "Request cannot be completed because a rebalance is expected"}
+OFFSETS_FAILED = {"error_code": 500,
+                  "message": "Failed to retrieve source connector offsets: "
+                             "org.apache.kafka.common.errors.TimeoutException: boom"}
+# Worker.sourceConnectorOffsets, ConnectUtils.maybeWrap of a non-Connect exception.
+RETRIEVE_FAILED = "Failed to retrieve offsets for source connector %s"
+CAP = 256 * 1024 * 1024  # MM2_CONNECT_BODY_MAX
+
+
+class OffsetsHandler(Handler):
+    """The Connect REST calls of mm2-offsets, for the offsets-* modes."""
+    dir = "."
+    connector = {"name": "none", "config": {}}
+    lock = threading.Lock()
+    requests = 0
+    offsets_gets = 0
+
+    def do_GET(self):
+        self.offsets_dispatch("GET")
+
+    def do_PUT(self):
+        self.offsets_dispatch("PUT")
+
+    def do_PATCH(self):
+        self.offsets_dispatch("PATCH")
+
+    def do_POST(self):
+        self.offsets_dispatch("POST")
+
+    def do_DELETE(self):
+        self.offsets_dispatch("DELETE")
+
+    def offsets_dispatch(self, method):
+        try:
+            self.offsets_answer(method)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # mm2-offsets hung up, as it should on a body above its cap
+
+    def offsets_answer(self, method):
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > 0:
+            self.rfile.read(length)
+        with OffsetsHandler.lock:
+            OffsetsHandler.requests += 1
+            n = OffsetsHandler.requests
+        mode = self.mode
+        if mode == "offsets-409" or (mode == "offsets-409-twice" and n <= 2):
+            self.answer(409, STALE)
+            return
+        if mode == "offsets-500-rebalance" or (mode == "offsets-500-rebalance-twice" and n <= 2):
+            self.answer(500, REBALANCE)
+            return
+        name = self.connector["name"]
+        base = "/connectors/" + name
+        if self.path == "/" and method == "GET":
+            self.answer(200, ROOT)
+        elif self.path == "/connectors" and method == "POST":
+            self.answer(201, {"name": name, "config": self.connector["config"], "tasks": [],
+                              "type": "source"})
+        elif not self.path.startswith(base + "/") or mode == "offsets-absent":
+            self.answer(404, {"error_code": 404,
+                              "message": "Connector %s not found" % self.path.split("/")[2]
+                              if self.path.startswith("/connectors/") else "HTTP 404 Not Found"})
+        elif self.path == base + "/config" and method == "GET":
+            self.answer(200, dict(self.connector["config"], name=name))
+        elif self.path == base + "/status" and method == "GET":
+            running = mode == "offsets-running"
+            tasks = [task(0), task(1, worker="10.0.0.2:8088")] if running else []
+            self.answer(200, {"name": name, "type": "source", "tasks": tasks,
+                              "connector": {"state": "RUNNING" if running else "STOPPED",
+                                            "worker_id": "10.0.0.1:8088"}})
+        elif self.path == base + "/offsets" and method == "GET":
+            with OffsetsHandler.lock:
+                OffsetsHandler.offsets_gets += 1
+                g = OffsetsHandler.offsets_gets
+            if mode == "offsets-500":
+                self.answer(500, OFFSETS_FAILED)
+            elif mode == "offsets-500-retrieve" or (mode == "offsets-500-retrieve-twice"
+                                                    and g <= 2):
+                self.answer(500, {"error_code": 500, "message": RETRIEVE_FAILED % name})
+            elif mode == "offsets-huge":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(CAP + 1))
+                self.end_headers()
+                self.wfile.write(b'{"offsets": [')
+            elif mode == "offsets-churn":
+                with open(os.path.join(self.dir, "offsets.json"), "rb") as f:
+                    body = json.load(f)
+                body["offsets"].append({"partition": {"cluster": "src", "topic": "churn",
+                                                      "partition": 0}, "offset": {"offset": g}})
+                self.answer(200, body)
+            else:
+                path = os.path.join(self.dir, "offsets.%d.json" % g)
+                if not os.path.exists(path):
+                    path = os.path.join(self.dir, "offsets.json")
+                with open(path, "rb") as f:
+                    self.answer(200, f.read().decode())
+        elif self.path == base + "/offsets" and method == "PATCH":
+            self.answer(200, {"message": "The offsets for this connector have been altered "
+                                         "successfully"})
+        elif self.path == base + "/resume" and method == "PUT":
+            self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        else:
+            self.answer(405, {"error_code": 405, "message": "HTTP 405 Method Not Allowed"})
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in MODES:
-        sys.stderr.write("usage: fake_connect.py MODE PORT_FILE\nmodes: %s\n" % " ".join(MODES))
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in MODES:
+        sys.stderr.write("usage: fake_connect.py MODE PORT_FILE [DIR]\nmodes: %s\n"
+                         % " ".join(MODES))
         return 2
-    Handler.mode = sys.argv[1]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    handler = Handler
+    if sys.argv[1].startswith("offsets-"):
+        handler = OffsetsHandler
+        handler.dir = sys.argv[3] if len(sys.argv) == 4 else "."
+        with open(os.path.join(handler.dir, "connector.json")) as f:
+            handler.connector = json.load(f)
+    handler.mode = sys.argv[1]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     tmp = sys.argv[2] + ".tmp"
     with open(tmp, "w") as f:

@@ -453,8 +453,11 @@ static void test_partition_lists_are_checked(void **state)
     assert_int_equal(mm2_kafka_log_offsets(k, NULL, 0, s, e, NULL, &dl, &err), MM2_USAGE);
     assert_string_equal(err.msg, "[source] no partitions given");
     assert_int_equal(mm2_kafka_log_offsets(k, twice, 0, s, e, NULL, &dl, &err), MM2_USAGE);
-    assert_int_equal(mm2_kafka_log_offsets(k, twice, 1, NULL, e, NULL, &dl, &err), MM2_USAGE);
+    /* start may be NULL (no log start request); end may not. */
     assert_int_equal(mm2_kafka_log_offsets(k, twice, 1, s, NULL, NULL, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] log offsets: no output for the end");
+    assert_int_equal(mm2_kafka_log_offsets(k, twice, 1, NULL, NULL, s, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] log offsets: no output for the end");
     assert_int_equal(mm2_kafka_committed(k, "g", twice, 3, s, &dl, &err), MM2_USAGE);
     assert_int_equal(mm2_kafka_commit(k, "g", twice, s, 3, &dl, &err), MM2_USAGE);
     assert_int_equal(mm2_kafka_requests(k), 0);
@@ -583,6 +586,28 @@ static void test_closed_port_read_is_unreachable(void **state)
     mm2_kafka_free(k);
 }
 
+static void test_closed_port_log_offsets_without_start_asks_for_the_end_first(void **state)
+{
+    struct mm2_kafka *k = client();
+    struct mm2_deadline dl = later(200);
+    struct mm2_tp tp[] = {{"t", 0}};
+    struct mm2_error err = {0};
+    int64_t s[1] = {7}, e[1] = {7};
+
+    (void)state;
+    /* With start NULL the log start request is skipped: the first to fail is the end's. */
+    assert_int_equal(mm2_kafka_log_offsets(k, tp, 1, NULL, e, NULL, &dl, &err), MM2_UNREACHABLE);
+    assert_non_null(strstr(err.msg, "[source] log end offsets: no broker answered within "));
+    assert_int_equal(mm2_kafka_requests(k), 0);
+    mm2_kafka_free(k);
+    /* With start given, the start's request is the first. */
+    k = client();
+    dl = later(200);
+    assert_int_equal(mm2_kafka_log_offsets(k, tp, 1, s, e, NULL, &dl, &err), MM2_UNREACHABLE);
+    assert_non_null(strstr(err.msg, "[source] log start offsets: no broker answered within "));
+    mm2_kafka_free(k);
+}
+
 static void test_closed_port_message_keeps_secrets_out(void **state)
 {
     /* librdkafka's text names the broker address (kept: not a secret) and never the password;
@@ -684,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_expired_deadline_sends_nothing),
         cmocka_unit_test(test_closed_port_is_unreachable_by_the_deadline),
         cmocka_unit_test(test_closed_port_read_is_unreachable),
+        cmocka_unit_test(test_closed_port_log_offsets_without_start_asks_for_the_end_first),
         cmocka_unit_test(test_closed_port_message_keeps_secrets_out),
         cmocka_unit_test(test_librdkafka_error_text_has_property_values_redacted),
         cmocka_unit_test(test_librdkafka_error_text_is_withheld_for_a_short_secret),
