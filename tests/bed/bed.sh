@@ -67,6 +67,13 @@ group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 log.retention.hours=-1
 PROPS
+  # BED_AUTHORIZER=1 (the rehearsal): ACLs can be listed, so a test can show
+  # replication changed none.  Both bed users are super users, and so is the
+  # node's own loopback controller listener (PLAINTEXT: User:ANONYMOUS).
+  if [ "$BED_AUTHORIZER" = 1 ]; then
+    printf '%s\n' "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer" \
+      "super.users=User:$BED_ADMIN_USER;User:$BED_CONNECT_USER;User:ANONYMOUS"
+  fi
 }
 
 start_broker() { # name ip

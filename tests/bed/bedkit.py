@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bedkit: the test bed's Kafka client (admin, producer, record dump, compare).
+"""bedkit: the test bed's Kafka client (admin, producer, record dump, compare), and the
+rehearsal's Flink-like copier, continuous producer, lag sampler and record audit.
 
 Credentials come from BEDKIT_SASL_USERNAME / BEDKIT_SASL_PASSWORD (never argv).
 Every network wait is bounded by --timeout.  Exit codes follow DESIGN §6:
@@ -8,13 +9,20 @@ Every network wait is bounded by --timeout.  Exit codes follow DESIGN §6:
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType,
+                                   AdminClient, ConfigResource, NewTopic, ResourcePatternType,
+                                   ResourceType)
 
 PROG = "bedkit"
+# produce-loop numbers the records of each partition 0, 1, 2... in this header:
+# on a fresh topic the number is the source offset, so a copy's gaps and
+# duplicates can be counted exactly wherever it lands.
+SEQ_HEADER = "mm2kit-seq"
 
 
 def fail(code, msg):
@@ -59,6 +67,11 @@ def cmd_create_topics(a):
         if len(parts) not in (2, 3) or not parts[1].isdigit():
             fail(2, f'topic spec "{spec}" must be NAME:PARTITIONS[:compact]')
         cfg = {"cleanup.policy": "compact"} if len(parts) == 3 and parts[2] == "compact" else {}
+        for kv in a.config or []:
+            k, sep, v = kv.partition("=")
+            if not sep:
+                fail(2, f'topic config "{kv}" must be NAME=VALUE')
+            cfg[k] = v
         topics.append(NewTopic(parts[0], int(parts[1]), a.replication_factor, config=cfg))
     admin = AdminClient(conf(a.bootstrap))  # must outlive the futures
     futs = admin.create_topics(topics, operation_timeout=a.timeout,
@@ -334,12 +347,35 @@ def read_range(bootstrap, topic, partition, start, end, timeout):
     return out
 
 
+def group_committed(bootstrap, group, topic, parts, timeout):
+    """{partition: committed offset} for a group (-1001 where nothing is committed)."""
+    c = Consumer(conf(bootstrap, **{"group.id": group, "enable.auto.commit": False}))
+    try:
+        got = c.committed([TopicPartition(topic, q) for q in sorted(parts)], timeout=timeout)
+    finally:
+        c.close()
+    return {tp.partition: tp.offset for tp in got}
+
+
 def cmd_flink_copy(a):
-    """A Flink-like copier: copies source records [0, C) of each given partition to the same
+    """A Flink-like copier: copies source records [start, C) of each given partition to the same
     partition of the target topic (key, value, headers and timestamp kept), flushes, then
-    commits C for the group on the source, as Flink does on a checkpoint."""
+    commits C for the group on the source, as Flink does on a checkpoint.
+
+    --from-committed starts each partition at the group's committed offset, as a restarted
+    job does.  --txn-id writes through a transactional producer, as Flink's EXACTLY_ONCE sink
+    does: the transaction is committed after the group offsets (the checkpoint), at once, or,
+    with --txn-release FILE, only once FILE exists; until then it stays open on the target
+    (--status FILE says so), which is what a sink whose final commit is pending leaves."""
     upto = parse_offsets(a.upto)
-    p = Producer(conf(a.target, **{"enable.idempotence": True, "linger.ms": 5}))
+    starts = dict.fromkeys(upto, a.start)
+    if a.from_committed:
+        for q, o in group_committed(a.source, a.group, a.topic, upto, a.timeout).items():
+            starts[q] = o if o >= 0 else a.start
+    pconf = {"enable.idempotence": True, "linger.ms": 5}
+    if a.txn_id:
+        pconf.update({"transactional.id": a.txn_id, "transaction.timeout.ms": a.txn_timeout_ms})
+    p = Producer(conf(a.target, **pconf))
     errors = []
     copied = 0
 
@@ -347,12 +383,20 @@ def cmd_flink_copy(a):
         if err is not None:
             errors.append(err)
 
+    if a.txn_id:
+        p.init_transactions(a.timeout)
+        p.begin_transaction()
     for part, end in sorted(upto.items()):
-        for m in read_range(a.source, a.topic, part, a.start, end, a.timeout):
+        for m in read_range(a.source, a.topic, part, starts[part], end, a.timeout):
             ts_type, ts = m.timestamp()
-            p.produce(a.target_topic or a.topic, value=m.value(), key=m.key(),
-                      headers=m.headers() or None, partition=part, timestamp=ts,
-                      on_delivery=cb)
+            while True:
+                try:
+                    p.produce(a.target_topic or a.topic, value=m.value(), key=m.key(),
+                              headers=m.headers() or None, partition=part, timestamp=ts,
+                              on_delivery=cb)
+                    break
+                except BufferError:
+                    p.poll(0.1)
             copied += 1
             p.poll(0)
     left = p.flush(a.timeout)
@@ -367,8 +411,28 @@ def cmd_flink_copy(a):
             fail(5, f"commit to {a.group}: {bad[0].error}")
     finally:
         c.close()
+    if a.txn_id:
+        if a.status:
+            write_json(a.status, {"copied": copied, "transaction": "open", "txn_id": a.txn_id})
+        if a.txn_release:
+            deadline = time.monotonic() + a.txn_timeout_ms / 1000
+            while not os.path.exists(a.txn_release):
+                if time.monotonic() > deadline:
+                    fail(4, f"flink-copy: {a.txn_release} did not appear before the transaction timed out")
+                time.sleep(0.2)
+        p.commit_transaction(a.timeout)
+        if a.status:
+            write_json(a.status, {"copied": copied, "transaction": "committed", "txn_id": a.txn_id})
     print(copied)
     return 0
+
+
+def write_json(path, obj):
+    """Writes obj to path atomically (a reader never sees half a file)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, sort_keys=True)
+    os.replace(tmp, path)
 
 
 def cmd_txn_open(a):
@@ -391,6 +455,381 @@ def cmd_txn_open(a):
     return 0
 
 
+def topic_specs(spec):
+    """"orders:4,payments:3" -> [("orders", 4), ("payments", 3)]."""
+    out = []
+    for item in spec.split(","):
+        t, _, n = item.rpartition(":")
+        if not t or not n.isdigit():
+            fail(2, f'topics "{spec}" must be NAME:PARTITIONS[,...]')
+        out.append((t, int(n)))
+    return out
+
+
+def seq_of(m):
+    """The SEQ_HEADER number of a message, or None."""
+    for k, v in m.headers() or []:
+        if k == SEQ_HEADER and v is not None:
+            try:
+                return int(v)
+            except ValueError:
+                return None
+    return None
+
+
+def cmd_produce_loop(a):
+    """Keeps writing to every partition of the topics, round robin, at --rate records/s, until
+    DIR/stop exists or SIGTERM.  Record n of a partition carries SEQ_HEADER n, plus what
+    record() gives (null keys, tombstones, other headers) and an explicit CreateTime that is
+    not the send time.  Partitions listed in DIR/hold ("topic:partition" lines) are skipped
+    while listed; each change of the hold is acknowledged in DIR/state.json only after a
+    flush, so a reader of "held" knows those partitions' log ends are final.  DIR/state.json
+    also carries the records sent and acknowledged per partition."""
+    parts = [(t, q) for t, n in topic_specs(a.topics) for q in range(n)]
+    keys = [f"{t}/{q}" for t, q in parts]
+    sent = dict.fromkeys(keys, 0)
+    acked = dict.fromkeys(keys, 0)
+    errors = []
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    p = Producer(conf(a.bootstrap, **{"enable.idempotence": True, "linger.ms": 5}))
+
+    def cb(err, msg):
+        if err is not None:
+            errors.append(str(err))
+        else:
+            acked[f"{msg.topic()}/{msg.partition()}"] += 1
+
+    def hold_list():
+        try:
+            with open(os.path.join(a.control, "hold")) as f:
+                return sorted({ln.strip() for ln in f if ln.strip()})
+        except FileNotFoundError:
+            return []
+
+    def state(final=False):
+        write_json(os.path.join(a.control, "state.json"),
+                   {"held": held, "sent": sent, "acked": acked, "errors": len(errors), "final": final})
+
+    held = []
+    state()
+    t0 = time.monotonic()
+    n = 0
+    rr = 0
+    next_check = 0.0
+    next_state = 0.0
+    while True:
+        now = time.monotonic()
+        if now >= next_check:
+            next_check = now + 0.2
+            if stop or os.path.exists(os.path.join(a.control, "stop")):
+                break
+            h = hold_list()
+            if h != held:
+                if p.flush(a.timeout):
+                    fail(4, "produce-loop: records not delivered before a hold")
+                held = h
+                state()
+        if now >= next_state:
+            next_state = now + 2
+            state()
+        due = t0 + n / a.rate
+        if now < due:
+            p.poll(min(due - now, 0.05))
+            continue
+        live = [(t, q) for t, q in parts if f"{t}:{q}" not in held]
+        n += 1
+        if not live:
+            continue
+        t, q = live[rr % len(live)]
+        rr += 1
+        key = f"{t}/{q}"
+        seq = sent[key]
+        k, v, hdrs, _ = record(seq, a.seed * 100 + parts.index((t, q)))
+        ts = int(time.time() * 1000) - 5000 - seq % 1000  # explicit, and never the send time
+        while True:
+            try:
+                p.produce(t, value=v, key=k, headers=[(SEQ_HEADER, str(seq).encode())] + hdrs,
+                          partition=q, timestamp=ts, on_delivery=cb)
+                break
+            except BufferError:
+                p.poll(0.1)
+        sent[key] += 1
+        p.poll(0)
+    left = p.flush(a.timeout)
+    state(final=True)
+    if left or errors:
+        fail(4, f"produce-loop: {left} undelivered, {len(errors)} failed ({errors[:1]})")
+    print(json.dumps({"sent": sum(sent.values()), "acked": sum(acked.values())}))
+    return 0
+
+
+def topic_partitions(client, topics, timeout):
+    """[(topic, partition)...] of the topics, in order; fails if one is missing."""
+    out = []
+    for t in topics:
+        md = client.list_topics(t, timeout=timeout).topics.get(t)
+        if md is None or md.error is not None:
+            fail(5, f"topic {t} not found")
+        out += [(t, q) for q in sorted(md.partitions)]
+    return out
+
+
+def cmd_sample(a):
+    """Every --interval seconds, one JSON line: the time (epoch ms), the SOURCE log end of each
+    partition and how far the TARGET has got: one past the highest SEQ_HEADER it holds
+    (read_committed), i.e. the source offset replication has reached.  A first line names
+    the partitions.  Stops when DIR/stop-sampler exists."""
+    topics = a.topics.split(",")
+    src = Consumer(conf(a.source, **{"group.id": f"bedkit-s-{os.getpid()}", "enable.auto.commit": False}))
+    tgt = Consumer(conf(a.target, **{"group.id": f"bedkit-t-{os.getpid()}", "enable.auto.commit": False,
+                                     "isolation.level": "read_committed", "fetch.wait.max.ms": 100}))
+    parts = topic_partitions(src, topics, a.timeout)
+    tgt.assign([TopicPartition(t, q, OFFSET_BEGINNING) for t, q in parts])
+    idx = {tp: i for i, tp in enumerate(parts)}
+    pos = [0] * len(parts)
+    stopfile = os.path.join(a.control, "stop-sampler")
+    with open(a.out, "a", buffering=1) as out:
+        out.write(json.dumps({"partitions": [f"{t}/{q}" for t, q in parts],
+                              "interval": a.interval}) + "\n")
+        next_t = time.monotonic()
+        while not os.path.exists(stopfile):
+            wait = max(0.0, min(0.1, next_t - time.monotonic()))
+            for m in tgt.consume(1000, wait):
+                if m.error():
+                    continue
+                s = seq_of(m)
+                i = idx.get((m.topic(), m.partition()))
+                if s is not None and i is not None and s + 1 > pos[i]:
+                    pos[i] = s + 1
+            now = time.monotonic()
+            if now < next_t:
+                continue
+            t_ms = int(time.time() * 1000)
+            try:
+                ends = [src.get_watermark_offsets(TopicPartition(t, q), timeout=5, cached=False)[1]
+                        for t, q in parts]
+            except KafkaException:
+                ends = None
+            if ends is not None:
+                out.write(json.dumps({"t": t_ms, "src": ends, "pos": list(pos)}) + "\n")
+            next_t = max(next_t + a.interval, now)
+    src.close()
+    tgt.close()
+    return 0
+
+
+def read_partitions(bootstrap, parts, ends, timeout, until=None):
+    """The messages of each partition from offset 0 (read_committed): up to ends[tp] when ends
+    is given, else while until(got) is false, re-reading nothing; {tp: [message...]}."""
+    c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-r-{os.getpid()}-{time.monotonic_ns()}",
+                                    "enable.auto.commit": False, "isolation.level": "read_committed"}))
+    got = {tp: [] for tp in parts}
+    try:
+        todo = [tp for tp in parts if ends is None or ends[tp] > 0]
+        c.assign([TopicPartition(t, q, OFFSET_BEGINNING) for t, q in todo])
+        deadline = time.monotonic() + timeout
+        done = set()
+        while True:
+            if ends is not None and len(done) >= len(todo):
+                break
+            if until is not None and until(got, c):
+                break
+            if time.monotonic() > deadline:
+                return got, False
+            for m in c.consume(1000, 0.5):
+                if m.error():
+                    continue
+                tp = (m.topic(), m.partition())
+                if ends is not None and m.offset() >= ends[tp]:
+                    done.add(tp)
+                    continue
+                got[tp].append(m)
+                if ends is not None and m.offset() >= ends[tp] - 1:
+                    done.add(tp)
+            if ends is not None:  # transaction markers can end a partition early
+                for tp in todo:
+                    if tp not in done and c.position([TopicPartition(*tp)])[0].offset >= ends[tp]:
+                        done.add(tp)
+        return got, True
+    finally:
+        c.close()
+
+
+def cmd_audit(a):
+    """Every source record of the topics, from offset 0 to the log end (--ends JSON, or the ends
+    now), against the target, by SEQ_HEADER: per partition the records lost (before and from
+    the boundary C of --plan), the duplicates, the target records whose fields (key, value,
+    headers, timestamp and its type) differ from their source record, and the source offset
+    of the first record written at or after --first-from (JSON {"topic/partition": target
+    offset}).  Waits (up to --timeout) until the target holds a record from after the snapshot
+    on every partition (so replays of earlier ones are done) or, with --final, the snapshot's
+    last record and its log end stopped moving.  Prints JSON ("complete": false when the wait
+    timed out); exits 1 when a record is lost, differs or is unknown to the source."""
+    topics = a.topics.split(",")
+    admin_c = Consumer(conf(a.source, **{"group.id": f"bedkit-a-{os.getpid()}"}))
+    parts = topic_partitions(admin_c, topics, a.timeout)
+    if a.ends:
+        with open(a.ends) as f:
+            raw = json.load(f)
+        ends = {(t, q): int(raw[f"{t}/{q}"]) for t, q in parts}
+    else:
+        ends = {(t, q): admin_c.get_watermark_offsets(TopicPartition(t, q), timeout=a.timeout, cached=False)[1]
+                for t, q in parts}
+    admin_c.close()
+    boundary = {}
+    if a.plan:
+        with open(a.plan) as f:
+            for e in json.load(f)["partitions"]:
+                boundary[(e["topic"], e["partition"])] = e["c"]
+    first_from = {}
+    if a.first_from:
+        with open(a.first_from) as f:
+            first_from = {tuple(k.rsplit("/", 1)): v for k, v in json.load(f).items()}
+        first_from = {(t, int(q)): v for (t, q), v in first_from.items()}
+
+    src, ok = read_partitions(a.source, parts, ends, a.timeout)
+    if not ok:
+        fail(4, "audit: the source could not be read to its end in time")
+    tgt_c = Consumer(conf(a.target, **{"group.id": f"bedkit-h-{os.getpid()}"}))
+    quiet = {"hw": None, "since": 0.0}
+
+    def complete(got, c):
+        # Per partition MM2 copies in order, so once the target holds a record from after the
+        # snapshot (or, at the end, the snapshot's last record) every earlier one it will ever
+        # copy is there, and replays after a crash come before newer records: what is missing
+        # then is lost, and is counted, not waited for.
+        for tp in parts:
+            if ends[tp] == 0:
+                continue
+            top = max((s for s in map(seq_of, got[tp]) if s is not None), default=-1)
+            if top < (ends[tp] - 1 if a.final else ends[tp]):
+                return False
+        if not a.final:
+            return True
+        # At the end, read on until the target's log end has not moved for 3 s.
+        hw = tuple(tgt_c.get_watermark_offsets(TopicPartition(*tp), timeout=10, cached=False)[1] for tp in parts)
+        pos = tuple(p.offset for p in c.position([TopicPartition(*tp) for tp in parts]))
+        if hw != quiet["hw"]:
+            quiet.update(hw=hw, since=time.monotonic())
+            return False
+        return time.monotonic() - quiet["since"] >= 3 and all(
+            p < 0 or p >= h for p, h in zip(pos, hw))
+
+    tgt, ok = read_partitions(a.target, parts, None, a.timeout, until=complete)
+    tgt_c.close()
+    res = {}
+    tot = {"source": 0, "target": 0, "lost": 0, "lost_after_boundary": 0, "duplicates": 0,
+           "duplicates_before_boundary": 0, "mismatched": 0, "unknown": 0, "seq_not_offset": 0}
+    for tp in parts:
+        t, q = tp
+        by_seq = {}
+        seq_not_offset = 0
+        for m in src[tp]:
+            s = seq_of(m)
+            if s != m.offset():
+                seq_not_offset += 1
+            by_seq[s] = canon(m)
+        c_ = boundary.get(tp)
+        counts = {}
+        mismatched = unknown = 0
+        first = None
+        for m in tgt[tp]:
+            s = seq_of(m)
+            if s is None or (s >= ends[tp] and a.final):
+                unknown += 1
+                continue
+            if s >= ends[tp]:
+                continue
+            counts[s] = counts.get(s, 0) + 1
+            want = by_seq.get(s)
+            got = canon(m)
+            if want is None or {k: v for k, v in want.items() if k != "o"} != {k: v for k, v in got.items() if k != "o"}:
+                mismatched += 1
+            if first is None and tp in first_from and m.offset() >= first_from[tp]:
+                first = s
+        lost = [i for i in range(ends[tp]) if i not in counts]
+        dups = {i: n - 1 for i, n in counts.items() if n > 1}
+        r = {"source": ends[tp], "target": sum(counts.values()), "c": c_,
+             "m": None if c_ is None or c_ == 0 else c_ - 1,
+             "first_replicated": first,
+             "lost": len(lost), "lost_after_boundary": len([i for i in lost if c_ is not None and i >= c_]),
+             "first_lost": lost[:5], "duplicates": sum(dups.values()),
+             "duplicates_before_boundary": sum(n for i, n in dups.items() if c_ is not None and i < c_),
+             "mismatched": mismatched, "unknown": unknown, "seq_not_offset": seq_not_offset}
+        res[f"{t}/{q}"] = r
+        for k in tot:
+            tot[k] += r[k]
+    print(json.dumps({"complete": ok, "final": a.final, "partitions": res, "totals": tot}, sort_keys=True))
+    return 1 if (not ok or tot["lost"] or tot["mismatched"] or tot["unknown"]) else 0
+
+
+def cmd_inventory(a):
+    """What replication must not change, as JSON: the topic names, the non-default configs and
+    partition counts of --topics, every ACL and every consumer group of one cluster."""
+    admin = AdminClient(conf(a.bootstrap))
+    md = admin.list_topics(timeout=a.timeout)
+    out = {"topics": sorted(md.topics), "partitions": {}, "configs": {}}
+    for t in a.topics.split(",") if a.topics else []:
+        if t not in md.topics:
+            fail(5, f"topic {t} not found at {a.bootstrap}")
+        out["partitions"][t] = len(md.topics[t].partitions)
+        r = ConfigResource("topic", t)
+        cfg = admin.describe_configs([r], request_timeout=a.timeout)[r].result(timeout=a.timeout)
+        out["configs"][t] = {k: v.value for k, v in sorted(cfg.items()) if not v.is_default}
+    f = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None,
+                         AclOperation.ANY, AclPermissionType.ANY)
+    try:
+        acls = admin.describe_acls(f, request_timeout=a.timeout).result(timeout=a.timeout)
+        out["acls"] = sorted(f"{b.principal} {b.permission_type.name} {b.operation.name} "
+                             f"{b.restype.name}:{b.resource_pattern_type.name}:{b.name} host={b.host}"
+                             for b in acls)
+    except KafkaException as e:
+        out["acls_error"] = str(e.args[0])
+    out["groups"] = sorted(g.group_id for g in admin.list_consumer_groups(
+        request_timeout=a.timeout).result(timeout=a.timeout).valid)
+    print(json.dumps(out, sort_keys=True))
+    return 0
+
+
+def cmd_acl_add(a):
+    """Allows PRINCIPAL an operation on a topic (a platform's ACL, for replication to leave alone)."""
+    admin = AdminClient(conf(a.bootstrap))
+    b = AclBinding(ResourceType.TOPIC, a.topic, ResourcePatternType.LITERAL, a.principal, "*",
+                   AclOperation[a.operation], AclPermissionType.ALLOW)
+    try:
+        admin.create_acls([b], request_timeout=a.timeout)[b].result(timeout=a.timeout)
+    except KafkaException as e:
+        fail(5, f"create ACL {b}: {e}")
+    return 0
+
+
+def cmd_watch(a):
+    """Polls the sum of a topic's log ends every --interval s until it reaches --count: prints
+    JSON with the epoch ms of the start, of the first poll that saw a record and of the one
+    that saw them all, and the count at the first sight (for a rate without the start-up)."""
+    c = Consumer(conf(a.bootstrap, **{"group.id": f"bedkit-w-{os.getpid()}"}))
+    parts = topic_partitions(c, [a.topic], a.timeout)
+    t0 = time.time()
+    deadline = time.monotonic() + a.timeout
+    first = first_n = None
+    while True:
+        n = sum(c.get_watermark_offsets(TopicPartition(*tp), timeout=10, cached=False)[1] for tp in parts)
+        now = time.time()
+        if n > 0 and first is None:
+            first, first_n = now, n
+        if n >= a.count:
+            break
+        if time.monotonic() > deadline:
+            c.close()
+            fail(4, f"watch {a.topic}: {n} of {a.count} records after {a.timeout}s")
+        time.sleep(a.interval)
+    c.close()
+    print(json.dumps({"start_ms": int(t0 * 1000), "first_ms": int(first * 1000), "first_count": first_n,
+                      "done_ms": int(now * 1000), "count": n}))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -399,6 +838,7 @@ def main():
     ct = sub.add_parser("create-topics"); ct.add_argument("--bootstrap", required=True)
     ct.add_argument("--replication-factor", type=int, default=1)
     ct.add_argument("--timeout", type=float, default=30); ct.add_argument("topics", nargs="+")
+    ct.add_argument("--config", action="append", help="NAME=VALUE for every topic of this call")
     pr = sub.add_parser("produce"); pr.add_argument("--bootstrap", required=True)
     pr.add_argument("--topic", required=True); pr.add_argument("--count", type=int, required=True)
     pr.add_argument("--start", type=int, default=0); pr.add_argument("--partitions", type=int, required=True)
@@ -427,18 +867,44 @@ def main():
     fc.add_argument("--target-topic"); fc.add_argument("--group", required=True)
     fc.add_argument("--upto", required=True); fc.add_argument("--start", type=int, default=0)
     fc.add_argument("--timeout", type=float, default=60)
+    fc.add_argument("--from-committed", action="store_true")
+    fc.add_argument("--txn-id"); fc.add_argument("--txn-timeout-ms", type=int, default=300000)
+    fc.add_argument("--txn-release"); fc.add_argument("--status")
     to = sub.add_parser("txn-open"); to.add_argument("--bootstrap", required=True)
     to.add_argument("--topic", required=True); to.add_argument("--partition", type=int, default=0)
     to.add_argument("--count", type=int, default=3); to.add_argument("--txn-id", required=True)
     to.add_argument("--txn-timeout-ms", type=int, default=10000)
     to.add_argument("--commit-after", type=float, default=0)
     to.add_argument("--timeout", type=float, default=30)
+    pl = sub.add_parser("produce-loop"); pl.add_argument("--bootstrap", required=True)
+    pl.add_argument("--topics", required=True); pl.add_argument("--rate", type=float, required=True)
+    pl.add_argument("--control", required=True); pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--timeout", type=float, default=120)
+    sa = sub.add_parser("sample"); sa.add_argument("--source", required=True)
+    sa.add_argument("--target", required=True); sa.add_argument("--topics", required=True)
+    sa.add_argument("--control", required=True); sa.add_argument("--out", required=True)
+    sa.add_argument("--interval", type=float, default=0.5); sa.add_argument("--timeout", type=float, default=30)
+    au = sub.add_parser("audit"); au.add_argument("--source", required=True)
+    au.add_argument("--target", required=True); au.add_argument("--topics", required=True)
+    au.add_argument("--ends"); au.add_argument("--plan"); au.add_argument("--first-from")
+    au.add_argument("--final", action="store_true"); au.add_argument("--timeout", type=float, default=300)
+    iv = sub.add_parser("inventory"); iv.add_argument("--bootstrap", required=True)
+    iv.add_argument("--topics"); iv.add_argument("--timeout", type=float, default=30)
+    aa = sub.add_parser("acl-add"); aa.add_argument("--bootstrap", required=True)
+    aa.add_argument("--principal", required=True); aa.add_argument("--topic", required=True)
+    aa.add_argument("--operation", default="READ", choices=["READ", "WRITE", "DESCRIBE"])
+    aa.add_argument("--timeout", type=float, default=30)
+    wa = sub.add_parser("watch"); wa.add_argument("--bootstrap", required=True)
+    wa.add_argument("--topic", required=True); wa.add_argument("--count", type=int, required=True)
+    wa.add_argument("--interval", type=float, default=0.1); wa.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
             "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit, "committed": cmd_committed,
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
-            "txn-open": cmd_txn_open}[a.cmd](a)
+            "txn-open": cmd_txn_open, "produce-loop": cmd_produce_loop, "sample": cmd_sample,
+            "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add,
+            "watch": cmd_watch}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -373,7 +373,7 @@ E="mm2-entrypoint: error:"
   run -0 ep
   run -0 cat "$FAKE/out/launch"
   assert_line "env CONNECT_REST_PORT=8088"
-  assert_line "env CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=300000"
+  assert_line "env CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=10000"
   assert_line "env LOG_DIR=/tmp"
   assert_line "jaas=set"
   refute_line --partial "KAFKA_OPTS="

@@ -81,6 +81,10 @@ check(conn_vars <= allowlist and conn_vars <= dep_env,
 ports = {p["name"]: p["containerPort"] for p in c["ports"]}
 check(int(env_cm["CONNECT_REST_PORT"]) == ports["rest"] == int(expose.group(1)) == int(rest_default.group(1)),
       f"REST port agrees: ConfigMap {env_cm['CONNECT_REST_PORT']}, containerPort {ports['rest']}, EXPOSE {expose.group(1)}, entrypoint default {rest_default.group(1)}")
+delay_default = re.search(r"#define EP_DEFAULT_REBALANCE_DELAY_MS (\d+)L?\b", ep_src)
+check(delay_default is not None and env_cm.get("CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS") == delay_default.group(1),
+      f"scheduled.rebalance.max.delay.ms agrees: ConfigMap {env_cm.get('CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS')}, "
+      f"entrypoint default {delay_default.group(1) if delay_default else None}")
 check(int(env_cm.get("JMX_EXPORTER_PORT", 0)) == ports["metrics"],
       f"JMX_EXPORTER_PORT {env_cm.get('JMX_EXPORTER_PORT')} is the metrics containerPort {ports['metrics']}")
 svc_ports = {p["name"]: p for p in svc["spec"]["ports"]}

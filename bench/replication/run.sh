@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# bench/replication: records/s and MB/s through MirrorSourceConnector on the bed, beside the
+# raw limit of the same brokers measured in the same run with Kafka's own perf tools from the
+# image's jars, and beside stock Connect producer defaults.  Same records (count and size)
+# for every path.  Figures, not a test.
+#
+#   bench/replication/run.sh [--keep]
+#   env: BENCH_RECORDS (300000), BENCH_RECORD_SIZE (512), BENCH_PARTITIONS (6)
+#
+# Its own bed (BED_NAME mm2kit-bench, 198.18.12.0/24, build/bench-replication): SOURCE and
+# TARGET brokers and one worker of the image (its connect-mm2.properties).  The brokers keep
+# their logs on tmpfs, so they get BED_BROKER_MEMORY=3g.
+#   1. raw producer: kafka-producer-perf-test.sh into the source, Kafka's defaults (acks=all),
+#      then again with the image's producer settings (into a second topic);
+#   2. raw consumer: kafka-consumer-perf-test.sh out of the source (fetch rate, no group join);
+#   3. MM2 with the image's worker settings: a connector copies the N records to the target;
+#   4. MM2 with stock Connect defaults: the same, its producer set back to what Connect gives a
+#      source task without the image's producer.* lines (connector client overrides).
+# Exit codes: 0 figures printed, 2 usage, 3 tools or image missing, 4 a step failed.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+keep=
+case "${1:-}" in
+  --keep) keep=1 ;;
+  "") ;;
+  -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) printf 'bench/replication: unknown option %s\n' "$1" >&2; exit 2 ;;
+esac
+export BED_NAME=${BED_NAME:-mm2kit-bench} BED_OCTET=${BED_OCTET:-12} BED_DIR=${BED_DIR:-$root/build/bench-replication}
+export BED_BROKER_MEMORY=${BED_BROKER_MEMORY:-3g}
+case $BED_NAME in mm2kit-bed*) printf 'bench/replication: BED_NAME %s is the e2e bed'"'"'s\n' "$BED_NAME" >&2; exit 2 ;; esac
+# shellcheck source=tests/bed/bed.env
+. "$root/tests/bed/bed.env"
+N=${BENCH_RECORDS:-300000}
+S=${BENCH_RECORD_SIZE:-512}
+P=${BENCH_PARTITIONS:-6}
+BED=$root/tests/bed/bed.sh
+W=$BED_DIR
+log() { printf 'bench/replication: %s\n' "$*" >&2; }
+die() { printf 'bench/replication: error: %s\n' "$1" >&2; exit "${2:-4}"; }
+timeout 60 podman image exists "$IMAGE" || die "image $IMAGE not found; run make image" 3
+
+finish() {
+  local rc=$?
+  trap - EXIT
+  [ -n "$keep" ] || timeout 300 "$BED" down >/dev/null 2>&1 || true
+  exit "$rc"
+}
+trap finish EXIT
+timeout 300 "$BED" down >/dev/null 2>&1 || true
+rm -rf "$W"
+mkdir -p "$W"
+log "bed $BED_NAME: brokers and one worker of $IMAGE"
+timeout 400 "$BED" up 1 >"$W/up.log" 2>&1 || { cat "$W/up.log" >&2; die "the bed did not come up"; }
+SRC=$BED_SRC_BOOTSTRAP TGT=$BED_TGT_BOOTSTRAP
+kit() { timeout 900 "$BED" kit "$@"; }
+kit create-topics --bootstrap "$SRC" "bench.src:$P" "bench.raw2:$P" >/dev/null
+kit create-topics --bootstrap "$TGT" "img.bench.src:$P" "stock.bench.src:$P" >/dev/null
+
+# tool NAME ARGS...: a Kafka tool from the image's jars in a container on the bed, with the
+# SASL settings in a file on the container's tmpfs (the password never lands on disk here).
+tool() {
+  local t=$1
+  shift
+  timeout 900 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only --tmpfs /tmp:rw,size=64m,mode=1777 \
+    --cap-drop ALL --security-opt no-new-privileges --memory 1g -e "BENCH_JAAS=$BED_JAAS" \
+    --entrypoint /bin/sh "$IMAGE" -c 'printf "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=%s\n" "$BENCH_JAAS" >/tmp/client.properties && exec "$@"' \
+    sh "$t" "$@"
+}
+IMAGE_PRODUCER=(acks=all enable.idempotence=true max.in.flight.requests.per.connection=5 compression.type=lz4 linger.ms=20 batch.size=262144)
+
+log "raw producer, Kafka's defaults: $N records of $S B into bench.src"
+tool kafka-producer-perf-test.sh --topic bench.src --num-records "$N" --record-size "$S" --throughput -1 \
+  --producer-props "bootstrap.servers=$SRC" acks=all --command-config /tmp/client.properties >"$W/raw-producer.out" 2>"$W/raw-producer.err" ||
+  die "kafka-producer-perf-test.sh failed: $(tail -n 3 "$W/raw-producer.err")"
+log "raw producer, the image's producer settings: $N records into bench.raw2"
+tool kafka-producer-perf-test.sh --topic bench.raw2 --num-records "$N" --record-size "$S" --throughput -1 \
+  --producer-props "bootstrap.servers=$SRC" "${IMAGE_PRODUCER[@]}" --command-config /tmp/client.properties \
+  >"$W/raw-producer-image.out" 2>"$W/raw-producer-image.err" || die "kafka-producer-perf-test.sh failed: $(tail -n 3 "$W/raw-producer-image.err")"
+log "raw consumer: $N records out of bench.src"
+tool kafka-consumer-perf-test.sh --bootstrap-server "$SRC" --topic bench.src --num-records "$N" --timeout 60000 \
+  --command-config /tmp/client.properties >"$W/raw-consumer.out" 2>"$W/raw-consumer.err" ||
+  die "kafka-consumer-perf-test.sh failed: $(tail -n 3 "$W/raw-consumer.err")"
+
+# The connector: the rehearsal's settings, a source alias per run so each copies to a topic
+# of its own (DefaultReplicationPolicy: ALIAS.bench.src); EXTRA adds client overrides.
+connector() { # NAME ALIAS EXTRA_JSON
+  jq -n --arg name "$1" --arg alias "$2" --argjson extra "$3" --arg src "$SRC" --arg tgt "$TGT" '{name: $name, config: ({
+    "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector", "tasks.max": "3",
+    "source.cluster.alias": $alias, "target.cluster.alias": "target",
+    "source.cluster.bootstrap.servers": $src, "target.cluster.bootstrap.servers": $tgt,
+    "source.cluster.security.protocol": "SASL_PLAINTEXT", "source.cluster.sasl.mechanism": "PLAIN",
+    "source.cluster.sasl.jaas.config": "${env:MM2_SOURCE_SASL_JAAS_CONFIG}",
+    "target.cluster.security.protocol": "SASL_PLAINTEXT", "target.cluster.sasl.mechanism": "PLAIN",
+    "target.cluster.sasl.jaas.config": "${env:MM2_TARGET_SASL_JAAS_CONFIG}",
+    "topics": "bench\\.src",
+    "replication.policy.class": "org.apache.kafka.connect.mirror.DefaultReplicationPolicy",
+    "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+    "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
+    "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
+    "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",
+    "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+    "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+    "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"} + $extra)}'
+}
+url="http://$(bed_worker_ip 1):8088"
+mm2() { # NAME ALIAS EXTRA_JSON: runs the connector until the target holds all N, then deletes it
+  local code
+  connector "$1" "$2" "$3" >"$W/$1.json"
+  code=$(curl -s -m 60 -o "$W/$1.post" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data @"$W/$1.json" "$url/connectors")
+  [ "$code" = 201 ] || die "POST /connectors $1: HTTP $code: $(cat "$W/$1.post")"
+  kit watch --bootstrap "$TGT" --topic "$2.bench.src" --count "$N" --interval 0.1 --timeout 900 >"$W/$1.watch" ||
+    die "$1: the target did not get $N records"
+  curl -s -m 60 -o /dev/null -X DELETE "$url/connectors/$1"
+}
+log "MM2, the image's worker settings: $N records to img.bench.src"
+mm2 bench-img img '{}'
+# What Connect gives a source task's producer without the image's producer.* lines
+# (Worker.baseProducerConfigs): idempotence off, acks=all, one request in flight, and the
+# producer's own defaults for the rest (Kafka 4: linger.ms 5, batch.size 16384, no compression).
+STOCK='{"producer.override.enable.idempotence": "false", "producer.override.acks": "all",
+  "producer.override.max.in.flight.requests.per.connection": "1", "producer.override.compression.type": "none",
+  "producer.override.linger.ms": "5", "producer.override.batch.size": "16384"}'
+log "MM2, stock Connect producer defaults: $N records to stock.bench.src"
+mm2 bench-stock stock "$STOCK"
+
+# The producer settings each run really had, from the worker's log (ProducerConfig values).
+timeout 60 podman logs "$(bed_worker_name 1)" >"$W/worker.log" 2>&1 || true
+kafka=$(timeout 60 podman run --rm --entrypoint sh "$IMAGE" -c 'ls /opt/kafka/libs | sed -n "s/^kafka-clients-\(.*\)\.jar$/\1/p"')
+python3 "$here/table.py" "$W" "$N" "$S" "$P" "$kafka" "$(nproc)"

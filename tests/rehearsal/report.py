@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""The rehearsal's report: reads what tests/rehearsal/run.sh left in DIR (meta.json,
+events.jsonl, samples.jsonl, checks.jsonl, the audits, the cutover's artifacts) and
+writes DIR/REPORT.md and DIR/lag.svg, prints the report, and exits 0 only when every
+check passed (else 1, with one line per failed check on stderr).
+
+  report.py DIR
+
+Replication lag comes from the sampler: per partition, every 0.5 s, the source log end
+and one past the highest source offset the target holds.  A partition "pauses" while
+the source holds records the target has not and the target makes no progress on it;
+a bounce's pause is the longest such stretch, on the partitions the bounced pod's tasks
+copied, that began at the bounce.
+"""
+import json
+import os
+import statistics
+import sys
+
+D = sys.argv[1]
+
+
+def load(name, default=None):
+    p = os.path.join(D, name)
+    if not os.path.exists(p):
+        return default
+    with open(p) as f:
+        return json.load(f)
+
+
+def lines(name):
+    p = os.path.join(D, name)
+    if not os.path.exists(p):
+        return []
+    with open(p) as f:
+        return [json.loads(ln) for ln in f if ln.strip()]
+
+
+meta = load("meta.json")
+events = lines("events.jsonl")
+checks = lines("checks.jsonl")
+plan = load("cutover/plan.json")
+export = load("cutover/export.json")
+audits = {n: load(f"audit-{n}.json") for n in ("after-roll-1", "after-kills", "final")}
+final = audits["final"]
+raw = lines("samples.jsonl")
+head = raw[0] if raw and "partitions" in raw[0] else {"partitions": []}
+samples = [s for s in raw if "t" in s]
+PARTS = head["partitions"]
+
+
+def check(name, ok, detail):
+    checks.append({"name": name, "ok": bool(ok), "detail": detail})
+
+
+def secs(ms):
+    return f"{ms / 1000:.1f} s"
+
+
+# ---- pauses --------------------------------------------------------------------------------
+def stalls():
+    """Per partition, the stretches [start, end] (epoch ms) with records to copy and no
+    progress: start = the last sample that showed progress (or no lag)."""
+    out = {p: [] for p in PARTS}
+    for i, p in enumerate(PARTS):
+        last_move = None
+        prev = None
+        start = None
+        for s in samples:
+            src, pos, t = s["src"][i], s["pos"][i], s["t"]
+            moved = prev is None or pos > prev
+            if moved or src <= pos:
+                if start is not None:
+                    out[p].append((start, t))
+                    start = None
+                last_move = t
+            elif start is None:
+                start = last_move
+            prev = pos
+        if start is not None and samples:
+            out[p].append((start, samples[-1]["t"]))
+    return out
+
+
+STALLS = stalls()
+
+
+def longest(parts, t_from, t_to):
+    """The longest stall on parts that began in [t_from, t_to]: (ms, partition) or (0, None)."""
+    best = (0, None)
+    for p in parts:
+        for s, e in STALLS.get(p, []):
+            if t_from <= s <= t_to and e - s > best[0]:
+                best = (e - s, p)
+    return best
+
+
+def phases():
+    out = {}
+    for e in events:
+        if e["kind"] != "phase":
+            continue
+        ph = out.setdefault(e["name"], {"name": e["name"]})
+        if e.get("start"):
+            ph["start"] = e["t"]
+            ph.update({k: e[k] for k in ("delay_ms", "leader_delay_ms", "rate") if k in e})
+        if e.get("end"):
+            ph["end"] = e["t"]
+    return out
+
+
+PH = phases()
+bounces = []
+for e in events:
+    if e["kind"] not in ("sigterm", "sigkill"):
+        continue
+    ms, part = longest(e.get("partitions") or [], e["t"] - 3000, e["t"] + 15000)
+    bounces.append({**e, "pause_ms": ms, "pause_partition": part})
+
+# ---- the cutover's times ---------------------------------------------------------------------
+steps = {e["name"]: e for e in events if e["kind"] == "step"}
+cut_ms = None
+if "export" in steps and "resume" in steps:
+    cut_ms = steps["resume"]["t"] - steps["export"]["t0"]
+txn_wait = next((e["wait_ms"] for e in events if e["kind"] == "txn-committed"), None)
+t_resume = next((e["t"] for e in events if e["kind"] == "resumed"), None)
+t_flink = next((e["t"] for e in events if e["kind"] == "flink-stopped"), None)
+gap_ms, gap_part = longest(PARTS, (t_flink or 0) - 60000, t_resume or 0) if t_resume else (0, None)
+
+# ---- data checks -----------------------------------------------------------------------------
+if final:
+    tot = final["totals"]
+    check("data.nothing-lost", final["complete"] and tot["lost"] == 0,
+          f"{tot['source']} source records, {tot['lost']} missing on the target"
+          + ("" if final["complete"] else " (the target did not catch up in time)"))
+    check("data.none-lost-after-boundary", tot["lost_after_boundary"] == 0,
+          f"{tot['lost_after_boundary']} records at or after C missing on the target")
+    check("data.fields-equal", tot["mismatched"] == 0 and tot["unknown"] == 0 and tot["seq_not_offset"] == 0,
+          f"{tot['target'] + tot['unknown']} target records compared field by field (key, value, headers, "
+          f"timestamp and type): {tot['mismatched']} differ, {tot['unknown']} unknown to the source; "
+          f"{tot['seq_not_offset']} source records out of sequence")
+    bad = {p: (r["first_replicated"], r["c"]) for p, r in final["partitions"].items()
+           if r["c"] is not None and r["c"] < r["source"] and r["first_replicated"] != r["c"]}
+    check("data.mm2-starts-at-c", not bad,
+          "MM2's first record on every partition is the source record at C"
+          + (f"; not so for {bad} (first, C)" if bad else ""))
+    check("data.no-duplicate-at-boundary", tot["duplicates_before_boundary"] == 0,
+          f"{tot['duplicates_before_boundary']} records Flink copied (before C) copied again by MM2")
+    a1, a2 = audits["after-roll-1"], audits["after-kills"]
+    if a1 and a2:
+        d1, d2, df = a1["totals"]["duplicates"], a2["totals"]["duplicates"], tot["duplicates"]
+        check("data.no-duplicate-after-clean-restarts", a1["complete"] and d1 == 0 and df == d2,
+              f"duplicates after the cutover and rolling restart 1: {d1}; after the hard kills: {d2} "
+              f"(reported, allowed); at the end, after the later rolling restarts: {df}")
+else:
+    check("data.nothing-lost", False, "no final audit (the run stopped early)")
+if samples:
+    last = samples[-1]
+    lag = sum(max(0, s - p) for s, p in zip(last["src"], last["pos"]))
+    check("data.lag-converged", lag == 0, f"replication lag at the end: {lag} records")
+if plan:
+    acts = {(e["topic"], e["partition"]): e for e in plan["partitions"]}
+    zero = [f"{t}-{q}" for (t, q), e in acts.items() if e["c"] == 0 and e["action"] == "reset"]
+    atend = [f"{t}-{q}" for (t, q), e in acts.items() if e["c"] == e["log_end"] and e["c"] > 0]
+    check("cutover.plan-covers-c0-and-log-end", zero and atend,
+          f"C = 0 (offset null): {zero or 'none'}; C = log end: {atend or 'none'}")
+
+failed = [c for c in checks if not c["ok"]]
+
+# ---- the picture -------------------------------------------------------------------------------
+COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#e15759"]
+
+
+def esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg():
+    W, H, L, R, T, B = 1160, 460, 70, 180, 40, 60
+    if not samples:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="80"><text x="10" y="40">no samples</text></svg>'
+    t0 = samples[0]["t"]
+    t1 = samples[-1]["t"]
+    tot = [sum(max(0, s - p) for s, p in zip(x["src"], x["pos"])) for x in samples]
+    ymax = max(max(tot), 10)
+    step = 10 ** max(0, len(str(int(ymax))) - 1)
+    ymax = (int(ymax / step) + 1) * step
+
+    def X(t):
+        return L + (t - t0) / max(1, t1 - t0) * (W - L - R)
+
+    def Y(v):
+        return T + (1 - v / ymax) * (H - T - B)
+
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="11">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{L}" y="18" font-size="14" font-weight="bold">Replication lag (records the target lacks), '
+         f'{esc(meta["mode"])} rehearsal, {meta["rate"]:g} records/s</text>']
+    bands = [(n, ph) for n, ph in PH.items() if "start" in ph and "end" in ph and n != "producing"]
+    for k, (name, ph) in enumerate(bands):  # phases as bands, labels on three staggered rows
+        o.append(f'<rect x="{X(ph["start"]):.1f}" y="{T}" width="{max(1, X(ph["end"]) - X(ph["start"])):.1f}" '
+                 f'height="{H - T - B}" fill="#000" fill-opacity="0.04"/>')
+        label = name + (f" (delay {ph['leader_delay_ms']})" if ph.get("leader_delay_ms") is not None else "")
+        o.append(f'<text x="{X(ph["start"]) + 3:.1f}" y="{H - B - 6 - 13 * (k % 3)}" fill="#666">{esc(label)}</text>')
+    for k in range(6):  # axes and grid
+        v = ymax * k / 5
+        o.append(f'<line x1="{L}" x2="{W - R}" y1="{Y(v):.1f}" y2="{Y(v):.1f}" stroke="#ddd"/>')
+        o.append(f'<text x="{L - 6}" y="{Y(v) + 4:.1f}" text-anchor="end">{int(v)}</text>')
+    span = (t1 - t0) / 1000
+    tick = next(x for x in (10, 30, 60, 120, 300, 600, 1800) if span / x <= 12)
+    s = 0
+    while s <= span:
+        x = X(t0 + s * 1000)
+        o.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{H - B}" y2="{H - B + 4}" stroke="#333"/>')
+        o.append(f'<text x="{x:.1f}" y="{H - B + 16}" text-anchor="middle">{s}</text>')
+        s += tick
+    o.append(f'<line x1="{L}" x2="{W - R}" y1="{H - B}" y2="{H - B}" stroke="#333"/>')
+    o.append(f'<line x1="{L}" x2="{L}" y1="{T}" y2="{H - B}" stroke="#333"/>')
+    o.append(f'<text x="{(L + W - R) / 2}" y="{H - 22}" text-anchor="middle">seconds since the producer started</text>')
+    o.append(f'<text transform="translate(16 {(T + H - B) / 2}) rotate(-90)" text-anchor="middle">records behind the source</text>')
+    for i, p in enumerate(PARTS):  # one thin line per partition
+        pts = " ".join(f"{X(x['t']):.1f},{Y(max(0, x['src'][i] - x['pos'][i])):.1f}" for x in samples)
+        o.append(f'<polyline fill="none" stroke="{COLORS[i % len(COLORS)]}" stroke-width="1" points="{pts}"/>')
+    pts = " ".join(f"{X(x['t']):.1f},{Y(v):.1f}" for x, v in zip(samples, tot))
+    o.append(f'<polyline fill="none" stroke="#222" stroke-width="2" points="{pts}"/>')
+    marks = {"sigterm": ("#e15759", "4 3", "T"), "sigkill": ("#000", "", "K"), "resumed": ("#59a14f", "", "resume"),
+             "flink-stopped": ("#4e79a7", "", "Flink stops")}
+    for e in events:
+        if e["kind"] in marks and t0 <= e["t"] <= t1:
+            c, dash, label = marks[e["kind"]]
+            x = X(e["t"])
+            if e["kind"] in ("sigterm", "sigkill"):
+                label += " " + e["worker"].rsplit("-", 1)[-1] + (" (leader)" if e.get("leader") else "")
+            o.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{T}" y2="{H - B}" stroke="{c}" stroke-dasharray="{dash}"/>')
+            o.append(f'<text transform="translate({x + 3:.1f} {T + 4}) rotate(90)" fill="{c}">{esc(label)}</text>')
+    lx = W - R + 16
+    o.append(f'<rect x="{lx - 6}" y="{T + 2}" width="152" height="{16 * (len(PARTS) + 1) + 6}" fill="white" stroke="#ccc"/>')
+    o.append(f'<line x1="{lx}" x2="{lx + 20}" y1="{T + 14}" y2="{T + 14}" stroke="#222" stroke-width="2"/>'
+             f'<text x="{lx + 26}" y="{T + 18}">all partitions</text>')
+    for i, p in enumerate(PARTS):
+        y = T + 30 + 16 * i
+        o.append(f'<line x1="{lx}" x2="{lx + 20}" y1="{y}" y2="{y}" stroke="{COLORS[i % len(COLORS)]}"/>'
+                 f'<text x="{lx + 26}" y="{y + 4}">{esc(p)}</text>')
+    o.append("</svg>")
+    return "\n".join(o)
+
+
+with open(os.path.join(D, "lag.svg"), "w") as f:
+    f.write(svg())
+
+# ---- the report --------------------------------------------------------------------------------
+md = []
+w = md.append
+verdict = "PASSED" if not failed else f"FAILED ({len(failed)} check{'s' if len(failed) > 1 else ''})"
+w(f"# mm2kit rehearsal: {verdict}\n")
+w(f"{meta['mode']} rehearsal on bed `{meta['bed']}`: image `{meta['image']}` ({meta['image_id']}), Kafka "
+  f"{meta['kafka']}, 3 worker pods from the rendered `k8s/overlays/bed` Deployment, SOURCE and TARGET KRaft "
+  f"brokers with StandardAuthorizer. A producer wrote {meta['rate']:g} records/s to `orders` (4 partitions) "
+  f"and `payments` (3) all along: null keys, tombstones, headers and explicit CreateTimes, each record "
+  f"numbered per partition. Wall time {secs(meta['end_ms'] - meta['start_ms'])}.\n")
+if final:
+    tot = final["totals"]
+    w(f"**Records lost: {tot['lost']}** of {tot['source']} (after the boundary: {tot['lost_after_boundary']}). "
+      f"Duplicates: {tot['duplicates']} (before C: {tot['duplicates_before_boundary']}). Fields differing: "
+      f"{tot['mismatched']}.\n")
+w("![replication lag over time](lag.svg)\n")
+
+w("## The cutover\n")
+w("| step | time | result |\n| --- | --- | --- |")
+names = [("export-open", "export (transaction open)"), ("plan-open", "plan"), ("export", "export"),
+         ("plan", "plan"), ("job", "the Job: apply + verify"), ("resume", "resume --approve"),
+         ("check", "check")]
+for k, label in names:
+    e = steps.get(k)
+    if not e:
+        continue
+    res = {0: "ok", 1: "refused"}.get(e["rc"], f"exit {e['rc']}")
+    if k == "plan-open":
+        with open(os.path.join(D, "cutover", "plan-open.err")) as f:
+            ref = [ln.strip() for ln in f if "rule open-transaction" in ln]
+        res += ": " + (esc(ref[0].split("refused: ", 1)[-1][:160]) + "…" if ref else "")
+        if txn_wait is not None:
+            w(f"| {label} | {secs(e['ms'])} | {res} |")
+            w(f"| Flink's sink transaction commits (a wait, not machine time) | {secs(txn_wait)} | committed |")
+            continue
+    w(f"| {label} | {secs(e['ms'])} | {res} |")
+if cut_ms is not None:
+    w(f"\n**Cutover machine time** (export start to resume done, the successful path): **{secs(cut_ms)}**; "
+      f"of it mm2-offsets: " + ", ".join(f"{k} {secs(steps[k]['ms'])}" for k in ("export", "plan", "job", "resume") if k in steps)
+      + ". Excluded: the refused first attempt and the wait for the open transaction; a person's "
+      "approval of the plan digest takes no time here.")
+if gap_part:
+    w(f" Replication gap across the cutover (Flink's last copy to MM2's first record, longest partition "
+      f"{gap_part}): {secs(gap_ms)}.")
+w("")
+w("## Per partition\n")
+w("| partition | C (Flink) | M written | first replicated | source records | on target | lost | duplicates |")
+w("| --- | --- | --- | --- | --- | --- | --- | --- |")
+if final:
+    for p, r in final["partitions"].items():
+        m = "null (reset)" if r["c"] == 0 else r["m"]
+        w(f"| {p} | {r['c']} | {m} | {r['first_replicated']} | {r['source']} | {r['target']} | {r['lost']} | "
+          f"{r['duplicates']} |")
+w("\nC is the Flink group's committed offset, M the Connect offset the Job wrote (C − 1), \"first "
+  "replicated\" the source offset of the first record MM2 wrote to the target. Duplicates by phase: "
+  + ", ".join(f"{n}: {a['totals']['duplicates']}" for n, a in audits.items() if a) + ".\n")
+
+w("## Bounces and replication pauses\n")
+w("A pause is the longest time a partition's target made no progress while the source held records it "
+  "lacked (sampled every 0.5 s), on the partitions the bounced pod's tasks copied. \"Leader's delay\" is "
+  "`scheduled.rebalance.max.delay.ms` of the group leader at that moment: the leader's assignor applies it.\n")
+w("| phase | event | pod | leader? | leader's delay | its partitions | pause |")
+w("| --- | --- | --- | --- | --- | --- | --- |")
+for b in bounces:
+    w(f"| {esc(b['phase'])} | {'SIGTERM' if b['kind'] == 'sigterm' else 'SIGKILL'} | {b['worker'].rsplit('-', 1)[-1]} | "
+      f"{'yes' if b.get('leader') else 'no'} | {b.get('leader_delay_ms')} | {' '.join(b.get('partitions') or []) or '-'} | "
+      f"{secs(b['pause_ms']) if b.get('partitions') else '-'} |")
+w("\n| phase | new pods' delay | delay in force at the start | longest pause | on |\n| --- | --- | --- | --- | --- |")
+for name, ph in PH.items():
+    if not name.startswith(("rolling", "hard", "eviction")) or "start" not in ph or "end" not in ph:
+        continue
+    ms, part = longest(PARTS, ph["start"], ph["end"])
+    w(f"| {esc(name)} | {ph.get('delay_ms', '-')} | {ph.get('leader_delay_ms', '-')} | {secs(ms)} | {part or '-'} |")
+by_delay = {}
+for b in bounces:
+    if b.get("partitions"):
+        key = (b["kind"], bool(b.get("leader")), b.get("leader_delay_ms"))
+        by_delay.setdefault(key, []).append(b["pause_ms"])
+w("\n| bounce | pod | delay in force | n | pause (median, max) | pause − delay |\n| --- | --- | --- | --- | --- | --- |")
+for (kind, leader, d), v in sorted(by_delay.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or 0)):
+    med = statistics.median(v)
+    over = "-" if leader else secs(med - (d or 0))
+    w(f"| {kind} | {'leader' if leader else 'member'} | {d} | {len(v)} | {secs(med)}, {secs(max(v))} | {over} |")
+w("\nA member's pause is the delay in force plus the rebalance and the task's restart; a crash adds "
+  "`session.timeout.ms` (10 s) before the group notices. A leader's departure ends any pending delay: the "
+  "new leader's assignor keeps no memory of the lost tasks and assigns them at once. That is why a pause "
+  "can be shorter than the delay (pause − delay < 0) in a rolling restart that replaces the leader "
+  "before the delay expires.\n")
+
+w("## Acceptance (seed §7.1) and the run's checks\n")
+w("| check | result | detail |\n| --- | --- | --- |")
+for c in checks:
+    w(f"| {esc(c['name'])} | {'ok' if c['ok'] else '**FAIL**'} | {esc(c['detail'])} |")
+w("\nFiles: `cutover/` (export, plan, the Job's and every step's output), `audit-*.json` (per-partition "
+  "comparisons), `samples.jsonl` (lag samples), `events.jsonl` (every start, Ready, SIGTERM, SIGKILL), "
+  "`logs/` (every container's log, per pod incarnation).")
+text = "\n".join(md) + "\n"
+with open(os.path.join(D, "REPORT.md"), "w") as f:
+    f.write(text)
+sys.stdout.write(text)
+for c in failed:
+    print(f"rehearsal: FAIL: {c['name']}: {c['detail']}", file=sys.stderr)
+sys.exit(1 if failed else 0)
