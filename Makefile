@@ -65,7 +65,7 @@ LINT_VENV ?= $(or $(MM2KIT_CACHE),/var/cache/mm2kit)/lint-venv
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all bins unit cli e2e lint fmt fmt-check install clean deps test test-fast \
+.PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short san-unit san-cli compat-39 bench memcheck k8s-check fuzz
 .DEFAULT_GOAL := all
 
@@ -136,6 +136,10 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 
 e2e: image $(B)/tests/connect-patch
 	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/e2e
+
+# The 409-under-churn test alone: it depends on chance (see the test).
+e2e-churn: image $(B)/tests/connect-patch
+	$(Q)MM2_E2E_CHURN=1 MM2_BUILD=$(CURDIR)/$(B) bats --formatter tap --filter "real HTTP 409s" tests/e2e/offsets.bats
 
 bed-smoke: image
 	$(Q)rm -f build/bed/bed-smoke.line

@@ -1,6 +1,7 @@
 /* mm2_connect: Kafka Connect REST calls for mm2-offsets (see mm2_connect.h). */
 #include "mm2_connect.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,10 @@
 #define MESSAGE_SHOW 400
 #define BACKOFF_FIRST_MS 250L
 #define BACKOFF_MAX_MS 5000L
+/* From this wait on, half of it is random: a fixed period can lock into the rhythm of a client
+ * that keeps changing connectors (on the bed a 5 s backoff met every one of its rebalance windows
+ * for two minutes). The short first waits stay exact. */
+#define BACKOFF_JITTER_FROM_MS 2000L
 #define OFFSETS_MAX 10000000UL
 
 struct mm2_connect {
@@ -21,6 +26,7 @@ struct mm2_connect {
     long retry_budget_ms;
     long requests;
     mm2_connect_notify_fn notify;
+    uint64_t jitter_state;
     void *notify_ctx;
 };
 
@@ -124,6 +130,25 @@ static void sleep_ms(long ms)
         ;
 }
 
+/* A number in [0, max]: xorshift64, seeded from the clock and the address of c. */
+static long jitter_ms(struct mm2_connect *c, long max)
+{
+    uint64_t x = c->jitter_state;
+
+    if (x == 0) {
+        struct timespec ts;
+        (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+        x = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)c;
+        if (x == 0)
+            x = 0x9E3779B97F4A7C15ULL;
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->jitter_state = x;
+    return max <= 0 ? 0 : (long)(x % (uint64_t)(max + 1));
+}
+
 /* One request, retried on 409 within the retry budget. On MM2_OK the caller owns resp. */
 static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const char *path,
                                const char *body, size_t len, bool exists_409,
@@ -169,10 +194,13 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
                                  "%s: HTTP %ld for longer than the retry budget of %ld ms: %s",
                                  what, code, c->retry_budget_ms, msg);
         }
+        long pause = wait;
+        if (wait >= BACKOFF_JITTER_FROM_MS)
+            pause = wait / 2 + jitter_ms(c, wait / 2);
         if (c->notify != NULL)
-            c->notify(c->notify_ctx, what, resp->status, wait);
+            c->notify(c->notify_ctx, what, resp->status, pause);
         mm2_http_response_free(resp);
-        sleep_ms(wait);
+        sleep_ms(pause);
         wait = wait * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : wait * 2;
     }
 }

@@ -8,6 +8,16 @@
 load helpers
 load offsets_helpers
 
+# A test that starts background clients leaves their pids in CHURNERS and
+# their stop file in CHURN_STOP; they end here even when the test failed.
+teardown() {
+  if [ -n "${CHURN_STOP:-}" ]; then
+    touch "$CHURN_STOP"
+    kill "${CHURNERS[@]}" 2>/dev/null || true
+    wait "${CHURNERS[@]}" 2>/dev/null || true
+  fi
+}
+
 # PLAN entries as "topic/partition c m action" lines.
 plan_lines() {
   jq -r '.partitions[] | "\(.topic)/\(.partition) \(.c) \(.m) \(.action)"' "$1/plan.json"
@@ -264,40 +274,59 @@ foreign_connector() { # DIR NAME STATE
 }
 
 @test "apply retries the real HTTP 409s of a concurrent config change and still verifies" {
-  churn_stop=$BED_DIR/offsets/churn.stop
-  rm -f "$churn_stop"
-  # Another client creating and deleting connectors: every change is a
-  # "stale configuration" window for the leader.
+  # Not in make test: whether an apply meets a rebalance window is chance
+  # (none in 12 rounds, or a follower answering 500 for two minutes, both
+  # seen on a fresh bed).  make e2e-churn runs it; the retry path itself is
+  # covered exactly by tests/cli/offsets.bats against fake_connect.
+  [ "${MM2_E2E_CHURN:-0}" = 1 ] || skip "chance-driven: make e2e-churn runs it"
+  CHURN_STOP=$BED_DIR/offsets/churn.stop
+  rm -f "$CHURN_STOP"
+  # Another client creating and deleting connectors through worker 2: each
+  # change makes the workers expect a rebalance, and until it has run
+  # DistributedHerder answers with 409, or 500 outside its request handler,
+  # "Request cannot be completed because a rebalance is expected".  The
+  # window is short, so a fresh connector is applied up to 12 times; one
+  # retried apply proves the path.  The client pauses 0.5 s after each change:
+  # without pauses a rebalance was always expected on the bed, and apply then
+  # ended after its retry budget with exit 4 (right, but not this test).
+  CHURNERS=()
   (
     n=0
-    while [ ! -e "$churn_stop" ]; do
+    while [ ! -e "$CHURN_STOP" ]; do
       n=$((n + 1))
       curl -s -o /dev/null -m 30 -X POST -H 'Content-Type: application/json' \
         --data "{\"name\": \"churn-$n\", \"initial_state\": \"STOPPED\", \"config\": $(mirror_connector_json "churn-$n" 'none' | jq -c .config)}" \
-        "http://$(bed_worker_ip 2):8088/connectors"
-      curl -s -o /dev/null -m 30 -X DELETE "http://$(bed_worker_ip 2):8088/connectors/churn-$n"
+        "http://$(bed_worker_ip 2):8088/connectors" || true
+      sleep 0.5
+      curl -s -o /dev/null -m 30 -X DELETE "http://$(bed_worker_ip 2):8088/connectors/churn-$n" || true
+      sleep 0.5
     done
   ) 3>&- &
-  churn=$!
+  CHURNERS+=($!)
   topics_both r409.t:2
   produce r409.t 20 2
   flink r409-flink r409.t 0:10,1:10
   retried=0
-  for i in 1 2 3 4 5 6; do
-    d=$(oj_dir "r409-$i")
-    oj_files "$d" "r409-$i" 'r409\\.t'
+  rounds=0
+  while [ "$retried" -eq 0 ] && [ "$rounds" -lt 12 ]; do
+    rounds=$((rounds + 1))
+    d=$(oj_dir "r409-$rounds")
+    oj_files "$d" "r409-$rounds" 'r409\\.t'
     sed -i "s/^group.id = .*/group.id = r409-flink/" "$d/migration.ini"
     export_plan "$d"
-    run -0 --separate-stderr oj "$d" apply --config migration.ini --plan plan.json
+    run --separate-stderr oj "$d" apply --config migration.ini --plan plan.json
+    [ "$status" -eq 0 ] || fail "apply round $rounds exited $status: $stderr"
     assert_equal "$(jq -c '[.ok, .checked]' <<<"$output")" '[true,2]'
     if [[ "$stderr" =~ answered\ HTTP\ (409|500)\ \([a-z\ ,]+\)\;\ retrying\ in ]]; then
-      retried=$((retried + 1))
+      retried=1
     fi
-    [ "$retried" -ge 2 ] && break
   done
-  touch "$churn_stop"
-  wait "$churn"
-  [ "$retried" -ge 1 ] || fail "no apply met a 409 in $i runs under churn"
+  touch "$CHURN_STOP"
+  wait "${CHURNERS[@]}"
+  echo "# the first apply that met a 409 or 500 was round $rounds" >&3
+  [ "$retried" -eq 1 ] || fail "no apply met a 409 or 500 in $rounds rounds under churn"
+  assert_equal "$(offsets_json "r409-$rounds" | jq -c 'map([.partition.topic, .partition.partition, .offset.offset])')" \
+    '[["r409.t",0,9],["r409.t",1,9]]'
 }
 
 @test "a worker killed during apply: apply fails, and run again it ends verified" {
