@@ -1179,6 +1179,42 @@ $E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebal
 $E verify: error: GET /connectors/mirror-source/status: HTTP 409 for longer than the retry budget of 1000 ms: Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)"
   assert_near_ms "$MS" 750 1600
 }
+@test "HTTP 409: waits from 2 s on are half random, so two clients do not retry in step" {
+  # Budget 4 s: exact waits of 250, 500 and 1000 ms, then 2000 ms drawn from [1000, 2000];
+  # the next wait (4000 ms) no longer fits. Two runs at once must draw different waits
+  # (equal by chance once in 1001).
+  ini_set retry.budget.seconds 4
+  make_plan
+  start_fake offsets-409
+  local i t0 t1 w
+  local -a ms pause pids
+  t0=$(date +%s%N)
+  for i in 1 2; do
+    offsets_bg "jitter$i" verify --config "$INI" --plan "$WORK/plan.json"
+    pids[i]=$!
+  done
+  wait "${pids[1]}" "${pids[2]}"
+  for i in 1 2; do
+    assert_equal "$(cat "$WORK/jitter$i.rc")" 4
+    run grep -c "retrying in" "$WORK/jitter$i.err"
+    assert_output 4
+    run sed -n 1,3p "$WORK/jitter$i.err"
+    assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
+$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 1000 ms"
+    w=$(sed -n '4s/.*; retrying in \([0-9]*\) ms$/\1/p' "$WORK/jitter$i.err")
+    [[ $w =~ ^[0-9]+$ ]] || fail "no 4th wait in $(cat "$WORK/jitter$i.err")"
+    assert_near_ms "$w" 1000 2000
+    pause[i]=$w
+    t1=$(cat "$WORK/jitter$i.end")
+    ms[i]=$(((t1 - t0) / 1000000))
+    # The run really slept that long: 1750 ms of exact waits plus the drawn one.
+    assert_near_ms "${ms[i]}" $((1750 + w)) $((1750 + w + 700))
+    run sed -n 5p "$WORK/jitter$i.err"
+    assert_output --partial "HTTP 409 for longer than the retry budget of 4000 ms"
+  done
+  [ "${pause[1]}" != "${pause[2]}" ] || fail "both runs waited ${pause[1]} ms: no jitter"
+}
 @test "HTTP 409 twice, then answers: verify retries and exits 0" {
   make_plan
   planned_offsets

@@ -53,6 +53,19 @@ offsets() {
   return "$rc"
 }
 
+# offsets_bg TAG ARGS...: mm2-offsets ARGS in the background, as offsets runs it; stderr goes
+# to $WORK/TAG.err, then its end time (date +%s%N) to TAG.end and its exit code to TAG.rc.
+offsets_bg() {
+  local tag=$1
+  shift
+  (
+    rc=0
+    cd "${RUN_DIR:-$WORK}" && env -i "${ENV[@]}" timeout 20 "$OFF" "$@" >/dev/null 2>"$WORK/$tag.err" || rc=$?
+    date +%s%N >"$WORK/$tag.end"
+    echo "$rc" >"$WORK/$tag.rc"
+  ) &
+}
+
 # timed ARGS...: `run ARGS...`, and MS = its wall time in ms.
 timed() {
   local t0 t1
