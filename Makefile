@@ -66,7 +66,8 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
-        image bed-smoke rehearsal rehearsal-short san-unit san-cli compat-39 bench memcheck k8s-check fuzz
+        image bed-smoke rehearsal rehearsal-short san-unit san-cli compat-39 bench memcheck k8s-check fuzz \
+        alerts-check alerts-e2e
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -197,6 +198,12 @@ k8s-check:
 	  || { cat $(K8S_RENDER)/consistency; exit 1; }; tail -n 1 $(K8S_RENDER)/consistency
 	@echo "  CHECKOV k8s"
 	$(Q)$(LINT_VENV)/bin/checkov -f $(K8S_RENDER)/example.yaml --framework kubernetes --quiet --compact --skip-download
+	$(Q)$(MAKE) --no-print-directory alerts-check
+
+# The alerts as kustomize renders them (tests/alerts/README.md): promtool check
+# rules, the promtool unit tests, and every dashboard query parsed by promtool.
+alerts-check:
+	$(Q)tests/alerts/check.sh $(LINT_VENV)/bin/python build/alerts
 
 # No leaks: every unit binary, and the entrypoint on a good and a bad environment.
 memcheck: $(UNIT_BIN) $(BINS)
@@ -233,6 +240,11 @@ rehearsal: deps image
 rehearsal-short: deps image
 	$(Q)tests/rehearsal/run.sh --short
 
+# The alerts live on real workers (tests/alerts/README.md): a real Prometheus and
+# Alertmanager, the test overlay's shortened fors, each alert's fault made for real.
+alerts-e2e: image
+	$(Q)tests/run-bats tests/alerts
+
 # The whole suite, as CI runs it (README).
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -244,6 +256,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory rehearsal-short
+	$(Q)$(MAKE) --no-print-directory alerts-e2e
 	$(Q)$(MAKE) --no-print-directory compat-39
 
 clean:

@@ -19,6 +19,7 @@ packages=(
   openjdk-17-jdk-headless maven
   buildah podman runc debootstrap uidmap
   kcat jq python3 python3-venv iproute2 procps
+  prometheus prometheus-alertmanager
 )
 
 missing=()

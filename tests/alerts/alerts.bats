@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# The alerts of k8s/base/prometheusrule.yaml on a real Prometheus scraping
+# real workers (make alerts-e2e; harness.sh builds the world once).  Each
+# fault is made for real, and each step asserts on Prometheus's own API with a
+# bounded wait.  The tests run in order and share the world: each leaves it
+# as it found it (connector "al" RUNNING with 3 tasks on 3 workers).
+load prom
+
+@test "steady replication and an idle source partition raise no alert" {
+  # Prometheus sees the workers, the replication and the idle partition.
+  wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(up{job=\"mm2-connect\"} == 1)' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 3 ]" ||
+    fail "Prometheus does not scrape 3 workers: $(query 'up')"
+  wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(kafka_connect_mirror_source_consumer_records_lag{connector=\"al\",topic=\"$TOPIC\"})' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 4 ]" ||
+    fail "no records-lag series for the 4 partitions: $(query 'kafka_connect_mirror_source_consumer_records_lag')"
+  wait_for 60 bash -c "[ -n \"\$(curl -sf --data-urlencode 'query=sum(rate(kafka_connect_mirror_source_connector_record_count{topic=\"$TOPIC\",partition=\"0\"}[20s])) > 0' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1] // empty')\" ]" ||
+    fail "partition 0 is not replicated: $(query 'kafka_connect_mirror_source_connector_record_count')"
+  # Watch a full `for` of the slowest alert (15 s) and more: nothing pending, nothing firing.
+  end=$((SECONDS + 24))
+  while [ $SECONDS -lt $end ]; do
+    run -0 alerts
+    [ "$output" = "[]" ] || fail "alerts during steady replication: $output"
+    sleep 2
+  done
+  # The idle partition was watched all along: no record, nothing waiting.
+  run -0 query_value "sum(kafka_connect_mirror_source_connector_record_count{topic=\"$TOPIC\",partition=\"3\"})"
+  assert_output 0
+  run -0 query_value "sum(kafka_connect_mirror_source_consumer_records_lag{topic=\"$TOPIC\",partition=\"3\"})"
+  assert_output 0
+}
+
+@test "a task FAILED at runtime fires MM2TaskFailed naming its connector, which resolves after the fix and a restart" {
+  # The task's producer refuses every record as too large: RecordTooLargeException, not retriable.
+  run -0 rest POST 1 /connectors "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1","producer.override.max.request.size":"64"}')"
+  wait_for 60 bash -c "curl -sf http://$(bed_worker_ip 1):8088/connectors/al-fail/status | jq -e '.tasks[0].state == \"FAILED\"' >/dev/null" ||
+    fail "the task did not fail: $(rest GET 1 /connectors/al-fail/status)"
+  wait_for 40 alert_matches firing MM2TaskFailed connector=al-fail severity=critical ||
+    fail "MM2TaskFailed not firing: $(alerts)"
+  run -0 alerts
+  assert_output --partial '"summary":"MirrorMaker 2 connector al-fail has 1 FAILED task(s)"'
+  # The fix, then the restart the alert's description asks for.
+  run -0 rest PUT 1 /connectors/al-fail/config "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1"}' | jq -c .config)"
+  run -0 curl -sf -m 60 -X POST "http://$(bed_worker_ip 1):8088/connectors/al-fail/restart?includeTasks=true&onlyFailed=true"
+  wait_for 60 connector_tasks_running al-fail 1 || fail "al-fail not RUNNING again: $(rest GET 1 /connectors/al-fail/status)"
+  wait_for 30 alert_absent MM2TaskFailed connector=al-fail || fail "MM2TaskFailed still active: $(alerts)"
+  run -0 rest DELETE 1 /connectors/al-fail
+}
+
+@test "a connector RUNNING with no task, and tasks left unassigned past the rebalance delay, fire their alerts" {
+  # Stop a worker that runs a task of al, but neither the connector itself nor
+  # the group's leadership: its task waits scheduled.rebalance.max.delay.ms
+  # (30 s in the test overlay), longer than MM2TasksUnassigned's test `for`.
+  status=$(rest GET 1 /connectors/al/status)
+  conn_ip=$(printf '%s' "$status" | jq -r '.connector.worker_id' | cut -d: -f1)
+  leader=$(leader_index 1)
+  victim=
+  for ip in $(printf '%s' "$status" | jq -r '.tasks[].worker_id' | cut -d: -f1 | sort -u); do
+    i=$(worker_index_of "$ip")
+    if [ "$ip" != "$conn_ip" ] && [ "$i" != "$leader" ]; then victim=$i; break; fi
+  done
+  [ -n "$victim" ] || fail "no worker runs a task of al without the connector or the leadership: $status (leader $leader)"
+  echo "$victim" >"$AL_DIR/victim"
+  run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$victim")"
+  # A connector whose topics filter matches nothing: RUNNING, no task.
+  other=$(( victim % 3 + 1 ))
+  run -0 rest POST "$other" /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
+  wait_for 60 bash -c "curl -sf http://$(bed_worker_ip "$other"):8088/connectors/al-none/status | jq -e '.connector.state == \"RUNNING\" and (.tasks | length == 0)' >/dev/null" ||
+    fail "al-none is not RUNNING without tasks: $(rest GET "$other" /connectors/al-none/status)"
+  wait_for 40 alert_matches firing MM2TasksUnassigned connector=al ||
+    fail "MM2TasksUnassigned not firing: $(alerts); tasks: $(rest GET "$other" /connectors/al/status)"
+  # Still unassigned when it fired: the alert is not about a rebalance that ended in time.
+  run -0 rest GET "$other" /connectors/al/status
+  printf '%s' "$output" | jq -e '[.tasks[] | select(.state == "UNASSIGNED")] | length == 1' >/dev/null ||
+    fail "no task UNASSIGNED while the alert fires: $output"
+  wait_for 40 alert_matches firing MM2ConnectorWithoutTasks connector=al-none || fail "MM2ConnectorWithoutTasks not firing: $(alerts)"
+  # The worker comes back (a container restart: same address, a new JVM);
+  # after the delay its task runs again and the alert resolves.
+  run -0 timeout 60 podman start "$(bed_worker_name "$victim")"
+  wait_for 90 connector_tasks_running al 3 "$other" || fail "al did not get its 3 tasks back: $(rest GET "$other" /connectors/al/status)"
+  wait_for 30 alert_absent MM2TasksUnassigned connector=al || fail "MM2TasksUnassigned still active: $(alerts)"
+  run -0 rest DELETE "$other" /connectors/al-none
+  wait_for 30 alert_absent MM2ConnectorWithoutTasks connector=al-none || fail "MM2ConnectorWithoutTasks still active: $(alerts)"
+  # A single restart is not an alert.
+  target=$(metrics_target "$victim")
+  wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=changes(process_start_time_seconds{instance=\"$target\"}[30m])' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 1 ]" ||
+    fail "Prometheus did not see the restart: $(query "process_start_time_seconds{instance=\"$target\"}[1m]")"
+  run -0 alert_absent MM2WorkerRestarts
+}
+
+@test "replication stalled while the source grows fires the stall and lag alerts, which resolve when it catches up" {
+  wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks"
+  # The target refuses every write of the copy with NOT_ENOUGH_REPLICAS
+  # (retriable: the tasks keep trying, nothing is copied, nothing fails
+  # before delivery.timeout.ms, 120 s).  The source keeps growing.
+  run -0 "$BED" kit topic-config --bootstrap "$BED_TGT_BOOTSTRAP" --topic "$TOPIC" --set min.insync.replicas=2
+  t0=$SECONDS
+  wait_for 60 alert_matches firing MM2OffsetsNotAdvancing connector=al severity=critical ||
+    { "$BED" kit topic-config --bootstrap "$BED_TGT_BOOTSTRAP" --topic "$TOPIC" --set min.insync.replicas=1; fail "MM2OffsetsNotAdvancing not firing: $(alerts)"; }
+  wait_for 30 alert_matches firing MM2ReplicationLagNotFalling connector=al ||
+    { "$BED" kit topic-config --bootstrap "$BED_TGT_BOOTSTRAP" --topic "$TOPIC" --set min.insync.replicas=1; fail "MM2ReplicationLagNotFalling not firing: $(alerts)"; }
+  echo "# both fired $((SECONDS - t0)) s into the stall" >&3
+  backlog=$(query_value 'mm2:replication_backlog_records:sum{connector="al"}')
+  echo "# records waiting: $backlog" >&3
+  [ "${backlog%.*}" -gt 0 ] || fail "no records waiting during the stall: $backlog"
+  # The target accepts again: the copy catches up, both resolve.
+  run -0 "$BED" kit topic-config --bootstrap "$BED_TGT_BOOTSTRAP" --topic "$TOPIC" --set min.insync.replicas=1
+  wait_for 60 alert_absent MM2OffsetsNotAdvancing connector=al || fail "MM2OffsetsNotAdvancing still active: $(alerts)"
+  wait_for 60 alert_absent MM2ReplicationLagNotFalling connector=al || fail "MM2ReplicationLagNotFalling still active: $(alerts)"
+  run -0 rest GET 1 /connectors/al/status
+  printf '%s' "$output" | jq -e 'all(.tasks[]; .state == "RUNNING")' >/dev/null || fail "a task did not survive the stall: $output"
+}
+
+@test "ten rebalances in a short time fire MM2RebalanceStorm" {
+  before=$(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')
+  # Each connector created or deleted makes the group rebalance.
+  for n in 1 2 3 4 5 6; do
+    run -0 rest POST 1 /connectors "$("$HARNESS" connector-json "al-storm-$n" 'al\.nothing' | jq -c '. + {initial_state: "STOPPED"}')"
+    run -0 rest DELETE 1 "/connectors/al-storm-$n"
+  done
+  wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=max(kafka_connect_worker_rebalance_completed_rebalances) - $before >= 10' '$PROM/api/v1/query' | jq -r '.data.result | length')\" = 1 ]" ||
+    fail "fewer than 10 rebalances: before $before, now $(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')"
+  wait_for 30 alert_matches firing MM2RebalanceStorm severity=warning || fail "MM2RebalanceStorm not firing: $(alerts)"
+}
+
+@test "a worker restarted three times fires MM2WorkerRestarts for that worker" {
+  victim=$(cat "$AL_DIR/victim")
+  target=$(metrics_target "$victim")
+  # The first restart was the previous test's; two more.
+  for n in 2 3; do
+    run -0 timeout 60 podman restart -t 30 "$(bed_worker_name "$victim")"
+    wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=changes(process_start_time_seconds{instance=\"$target\"}[30m])' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = $n ]" ||
+      fail "Prometheus did not see restart $n: $(query "changes(process_start_time_seconds{instance=\"$target\"}[30m])")"
+  done
+  wait_for 30 alert_matches firing MM2WorkerRestarts instance="$target" || fail "MM2WorkerRestarts not firing: $(alerts)"
+  run -0 alerts
+  assert_output --partial "\"summary\":\"Worker $target restarted 3 times in 30 minutes\""
+  # Only that worker.
+  run -0 bash -c "curl -sf '$PROM/api/v1/alerts' | jq '[.data.alerts[] | select(.labels.alertname == \"MM2WorkerRestarts\")] | length'"
+  assert_output 1
+}
+
+@test "a firing alert reaches Alertmanager and from it the webhook receiver on 127.0.0.1" {
+  # MM2TaskFailed fired in the second test; Alertmanager groups, then posts.
+  wait_for 30 jq -e -s 'any(.[]; .status == "firing" and any(.alerts[]; .labels.alertname == "MM2TaskFailed" and .labels.connector == "al-fail" and .status == "firing"))' "$AL_DIR/webhook.jsonl" ||
+    fail "no firing MM2TaskFailed notification reached the receiver: $(head -c 2000 "$AL_DIR/webhook.jsonl" 2>/dev/null)"
+  # And its resolution, after the restart.
+  wait_for 30 jq -e -s 'any(.[]; any(.alerts[]; .labels.alertname == "MM2TaskFailed" and .status == "resolved"))' "$AL_DIR/webhook.jsonl" ||
+    fail "no resolved MM2TaskFailed notification"
+}
+
+@test "every panel query of the dashboard returns data from that Prometheus" {
+  n=0
+  while IFS=$'\t' read -r title expr; do
+    result=$(query "$expr") || fail "panel \"$title\": the query failed: $expr"
+    [ "$result" != "[]" ] || fail "panel \"$title\": no data for $expr"
+    n=$((n + 1))
+  done < <("$MM2KIT_CACHE/lint-venv/bin/python3" "$AL_ROOT/tests/alerts/dashboard-queries.py" --lines --interval 20s "$AL_ROOT"/k8s/dashboards/*.json)
+  echo "# $n panel queries, each with data" >&3
+  [ "$n" -ge 10 ] || fail "only $n panel queries"
+}

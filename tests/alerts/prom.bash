@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# Variables here are used by the .bats files that load this one.
+# shellcheck disable=SC2034
+# Shared by the alert tests: the bed's names, and questions put to the real
+# Prometheus through its own HTTP API (/api/v1/alerts, /api/v1/query).
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+AL_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+export BED_NAME=${BED_NAME:-mm2kit-al} BED_OCTET=${BED_OCTET:-24}
+export BED_DIR=${BED_DIR:-$AL_ROOT/build/alerts/bed}
+AL_DIR=${AL_DIR:-$AL_ROOT/build/alerts/e2e}
+BED=$AL_ROOT/tests/bed/bed.sh
+HARNESS=$AL_ROOT/tests/alerts/harness.sh
+# shellcheck source=tests/bed/bed.env
+. "$AL_ROOT/tests/bed/bed.env"
+MM2KIT_CACHE=${MM2KIT_CACHE:-/var/cache/mm2kit}
+PROM=http://${AL_PROM_ADDR:-127.0.0.1:39090}
+TOPIC=al.events
+FAIL_TOPIC=al.fail
+
+# wait_for SECONDS COMMAND...: retries COMMAND every second until it succeeds.
+wait_for() {
+  local t=$1; shift
+  local end=$((SECONDS + t))
+  until "$@"; do
+    [ $SECONDS -lt $end ] || return 1
+    sleep 1
+  done
+}
+
+# query PROMQL: the result vector, compact JSON ([] when empty).
+query() {
+  curl -sf -m 10 --data-urlencode "query=$1" "$PROM/api/v1/query" | jq -c '.data.result'
+}
+
+# query_value PROMQL: the single sample's value ("" when the result is empty).
+query_value() {
+  query "$1" | jq -r 'if length == 0 then "" else .[0].value[1] end'
+}
+
+# alerts: every pending or firing alert, compact JSON.
+alerts() {
+  curl -sf -m 10 "$PROM/api/v1/alerts" | jq -c '.data.alerts'
+}
+
+# alert_matches STATE NAME [LABEL=VALUE]...: an alert NAME in STATE ("firing",
+# "pending" or "active" for either) carrying those labels exists.
+alert_matches() {
+  # shellcheck disable=SC2016 # jq variables, expanded by jq
+  local state=$1 name=$2 kv sel='.labels.alertname == $n'
+  shift 2
+  local args=(--arg n "$name" --arg s "$state")
+  local i=0
+  for kv in "$@"; do
+    args+=(--arg "k$i" "${kv%%=*}" --arg "v$i" "${kv#*=}")
+    sel+=" and .labels[\$k$i] == \$v$i"
+    i=$((i + 1))
+  done
+  alerts | jq -e "${args[@]}" "any(.[]; $sel and (\$s == \"active\" or .state == \$s))" >/dev/null
+}
+
+# alert_absent NAME [LABEL=VALUE]...: no alert NAME with those labels, pending or firing.
+alert_absent() { ! alert_matches active "$@"; }
+
+# A worker's REST API.
+rest() { # METHOD WORKER_INDEX PATH [JSON_BODY]: the body; fails on HTTP >= 400
+  local args=(-sf -m 100 -X "$1" -H 'Content-Type: application/json')
+  [ $# -ge 4 ] && args+=(--data "$4")
+  curl "${args[@]}" "http://$(bed_worker_ip "$2"):8088$3"
+}
+
+worker_index_of() { local ip=$1; printf '%s' "${ip##"$BED_WORKER_IP_PREFIX"}"; }
+
+# The current group leader's index, from the newest assignment worker $1 logged.
+leader_index() {
+  local url
+  url=$(podman logs "$(bed_worker_name "${1:-1}")" 2>&1 | grep -o "leaderUrl='http://[0-9.]*:8088/'" | tail -n 1)
+  url=${url#leaderUrl=\'http://}
+  worker_index_of "${url%%:*}"
+}
+
+# connector_tasks_running NAME N [WORKER]: RUNNING with N tasks, all RUNNING.
+connector_tasks_running() {
+  rest GET "${3:-1}" "/connectors/$1/status" 2>/dev/null |
+    jq -e --argjson n "$2" '.connector.state == "RUNNING" and (.tasks | length == $n) and all(.tasks[]; .state == "RUNNING")' >/dev/null
+}
+
+# metrics_target I: worker I's scrape target as Prometheus labels it.
+metrics_target() { printf '%s:%s' "$(bed_worker_ip "$1")" "$(cat "$AL_DIR/metrics-port")"; }
