@@ -112,6 +112,16 @@ connector_json() { # NAME TOPICS_REGEX [EXTRA_CONFIG_JSON]
 }
 
 down() {
+  # What the run ended with, for the record: each worker's exposition and
+  # Prometheus's alerts (best effort: some may be gone).
+  local i port
+  if [ -f "$AL_DIR/metrics-port" ]; then
+    port=$(cat "$AL_DIR/metrics-port")
+    for i in $(seq 1 "$WORKERS"); do
+      curl -sf -m 5 "http://$(bed_worker_ip "$i"):$port/metrics" >"$AL_DIR/metrics-w$i.txt" 2>/dev/null || true
+    done
+    curl -sf -m 5 "http://$PROM_ADDR/api/v1/alerts" >"$AL_DIR/alerts-at-end.json" 2>/dev/null || true
+  fi
   stop_started
   if [ -d "$BED_DIR" ]; then timeout 300 "$BED" down >/dev/null 2>&1 || true; fi
 }
