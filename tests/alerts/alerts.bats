@@ -10,7 +10,7 @@ load prom
   # Prometheus sees the workers, the replication and the idle partition.
   wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(up{job=\"mm2-connect\"} == 1)' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 3 ]" ||
     fail "Prometheus does not scrape 3 workers: $(query 'up')"
-  wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(kafka_connect_mirror_source_consumer_records_lag{connector=\"al\",topic=\"$TOPIC\"})' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 4 ]" ||
+  wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(kafka_connect_mirror_source_consumer_records_lag{connector=\"al\",topic=\"$LAG_TOPIC\"})' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 4 ]" ||
     fail "no records-lag series for the 4 partitions: $(query 'kafka_connect_mirror_source_consumer_records_lag')"
   wait_for 60 bash -c "[ -n \"\$(curl -sf --data-urlencode 'query=sum(rate(kafka_connect_mirror_source_connector_record_count{topic=\"$TOPIC\",partition=\"0\"}[20s])) > 0' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1] // empty')\" ]" ||
     fail "partition 0 is not replicated: $(query 'kafka_connect_mirror_source_connector_record_count')"
@@ -24,7 +24,7 @@ load prom
   # The idle partition was watched all along: no record, nothing waiting.
   run -0 query_value "sum(kafka_connect_mirror_source_connector_record_count{topic=\"$TOPIC\",partition=\"3\"})"
   assert_output 0
-  run -0 query_value "sum(kafka_connect_mirror_source_consumer_records_lag{topic=\"$TOPIC\",partition=\"3\"})"
+  run -0 query_value "sum(kafka_connect_mirror_source_consumer_records_lag{topic=\"$LAG_TOPIC\",partition=\"3\"})"
   assert_output 0
 }
 

@@ -18,6 +18,8 @@ HARNESS=$AL_ROOT/tests/alerts/harness.sh
 MM2KIT_CACHE=${MM2KIT_CACHE:-/var/cache/mm2kit}
 PROM=http://${AL_PROM_ADDR:-127.0.0.1:39090}
 TOPIC=al.events
+# The consumer's own metrics name a topic with "_" for "." (FetchMetricsManager).
+LAG_TOPIC=al_events
 FAIL_TOPIC=al.fail
 
 # wait_for SECONDS COMMAND...: retries COMMAND every second until it succeeds.
