@@ -30,7 +30,7 @@ load prom
 
 @test "a task FAILED at runtime fires MM2TaskFailed naming its connector, which resolves after the fix and a restart" {
   # The task's producer refuses every record as too large: RecordTooLargeException, not retriable.
-  run -0 rest POST 1 /connectors "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1","producer.override.max.request.size":"64"}')"
+  run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1","producer.override.max.request.size":"64"}')"
   wait_for 60 bash -c "curl -sf http://$(bed_worker_ip 1):8088/connectors/al-fail/status | jq -e '.tasks[0].state == \"FAILED\"' >/dev/null" ||
     fail "the task did not fail: $(rest GET 1 /connectors/al-fail/status)"
   wait_for 40 alert_matches firing MM2TaskFailed connector=al-fail severity=critical ||
@@ -38,11 +38,11 @@ load prom
   run -0 alerts
   assert_output --partial '"summary":"MirrorMaker 2 connector al-fail has 1 FAILED task(s)"'
   # The fix, then the restart the alert's description asks for.
-  run -0 rest PUT 1 /connectors/al-fail/config "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1"}' | jq -c .config)"
-  run -0 curl -sf -m 60 -X POST "http://$(bed_worker_ip 1):8088/connectors/al-fail/restart?includeTasks=true&onlyFailed=true"
+  run -0 rest_write PUT 1 /connectors/al-fail/config "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1"}' | jq -c .config)"
+  run -0 rest_write POST 1 "/connectors/al-fail/restart?includeTasks=true&onlyFailed=true"
   wait_for 60 connector_tasks_running al-fail 1 || fail "al-fail not RUNNING again: $(rest GET 1 /connectors/al-fail/status)"
   wait_for 30 alert_absent MM2TaskFailed connector=al-fail || fail "MM2TaskFailed still active: $(alerts)"
-  run -0 rest DELETE 1 /connectors/al-fail
+  run -0 rest_write DELETE 1 /connectors/al-fail
 }
 
 @test "a connector RUNNING with no task, and tasks left unassigned past the rebalance delay, fire their alerts" {
@@ -62,7 +62,7 @@ load prom
   run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$victim")"
   # A connector whose topics filter matches nothing: RUNNING, no task.
   other=$(( victim % 3 + 1 ))
-  run -0 rest POST "$other" /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
+  run -0 rest_write POST "$other" /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
   wait_for 60 bash -c "curl -sf http://$(bed_worker_ip "$other"):8088/connectors/al-none/status | jq -e '.connector.state == \"RUNNING\" and (.tasks | length == 0)' >/dev/null" ||
     fail "al-none is not RUNNING without tasks: $(rest GET "$other" /connectors/al-none/status)"
   wait_for 40 alert_matches firing MM2TasksUnassigned connector=al ||
@@ -77,7 +77,7 @@ load prom
   run -0 timeout 60 podman start "$(bed_worker_name "$victim")"
   wait_for 90 connector_tasks_running al 3 "$other" || fail "al did not get its 3 tasks back: $(rest GET "$other" /connectors/al/status)"
   wait_for 30 alert_absent MM2TasksUnassigned connector=al || fail "MM2TasksUnassigned still active: $(alerts)"
-  run -0 rest DELETE "$other" /connectors/al-none
+  run -0 rest_write DELETE "$other" /connectors/al-none
   wait_for 30 alert_absent MM2ConnectorWithoutTasks connector=al-none || fail "MM2ConnectorWithoutTasks still active: $(alerts)"
   # A single restart is not an alert.
   target=$(metrics_target "$victim")
@@ -113,8 +113,8 @@ load prom
   before=$(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')
   # Each connector created or deleted makes the group rebalance.
   for n in 1 2 3 4 5 6; do
-    run -0 rest POST 1 /connectors "$("$HARNESS" connector-json "al-storm-$n" 'al\.nothing' | jq -c '. + {initial_state: "STOPPED"}')"
-    run -0 rest DELETE 1 "/connectors/al-storm-$n"
+    run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json "al-storm-$n" 'al\.nothing' | jq -c '. + {initial_state: "STOPPED"}')"
+    run -0 rest_write DELETE 1 "/connectors/al-storm-$n"
   done
   wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=max(kafka_connect_worker_rebalance_completed_rebalances) - $before >= 10' '$PROM/api/v1/query' | jq -r '.data.result | length')\" = 1 ]" ||
     fail "fewer than 10 rebalances: before $before, now $(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')"

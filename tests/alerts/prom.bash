@@ -73,6 +73,27 @@ rest() { # METHOD WORKER_INDEX PATH [JSON_BODY]: the body; fails on HTTP >= 400
   curl "${args[@]}" "http://$(bed_worker_ip "$2"):8088$3"
 }
 
+# rest_write METHOD WORKER_INDEX PATH [JSON_BODY]: a create, change or delete,
+# retried for up to 60 s while Connect answers 409 (a rebalance in progress:
+# "stale configuration"); any other status >= 400 fails at once with the body.
+rest_write() {
+  local out code end=$((SECONDS + 60))
+  out=$(mktemp)
+  local args=(-s -m 100 -X "$1" -o "$out" -w '%{http_code}' -H 'Content-Type: application/json')
+  [ $# -ge 4 ] && args+=(--data "$4")
+  while :; do
+    code=$(curl "${args[@]}" "http://$(bed_worker_ip "$2"):8088$3") || code=000
+    case $code in
+      2??) rm -f "$out"; return 0 ;;
+      409) [ $SECONDS -lt $end ] || break; sleep 0.5 ;;
+      *) break ;;
+    esac
+  done
+  printf '%s %s: HTTP %s: %s\n' "$1" "$3" "$code" "$(cat "$out")" >&2
+  rm -f "$out"
+  return 1
+}
+
 worker_index_of() { local ip=$1; printf '%s' "${ip##"$BED_WORKER_IP_PREFIX"}"; }
 
 # The current group leader's index, from the newest assignment worker $1 logged.
