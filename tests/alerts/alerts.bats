@@ -5,7 +5,6 @@
 # bounded wait.  The tests run in order and share the world: each leaves it
 # as it found it (connector "al" RUNNING with 3 tasks on 3 workers).
 load prom
-
 @test "steady replication and an idle source partition raise no alert" {
   # Prometheus sees the workers, the replication and the idle partition.
   wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(up{job=\"mm2-connect\"} == 1)' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 3 ]" ||
@@ -28,6 +27,21 @@ load prom
   assert_output 0
 }
 
+@test "ten rebalances in a short time fire MM2RebalanceStorm" {
+  # Right after the quiet first step, so the group's start-up rebalances are
+  # the only ones before: too few for the alert.
+  run -0 alert_absent MM2RebalanceStorm
+  before=$(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')
+  # Each connector created or deleted makes the group rebalance.
+  for n in 1 2 3 4 5 6; do
+    run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json "al-storm-$n" 'al\.nothing' | jq -c '. + {initial_state: "STOPPED"}')"
+    run -0 rest_write DELETE 1 "/connectors/al-storm-$n"
+  done
+  wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=max(kafka_connect_worker_rebalance_completed_rebalances) - $before >= 10' '$PROM/api/v1/query' | jq -r '.data.result | length')\" = 1 ]" ||
+    fail "fewer than 10 rebalances: before $before, now $(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')"
+  wait_for 30 alert_matches firing MM2RebalanceStorm severity=warning || fail "MM2RebalanceStorm not firing: $(alerts)"
+}
+
 @test "a task FAILED at runtime fires MM2TaskFailed naming its connector, which resolves after the fix and a restart" {
   # The task's producer refuses every record as too large: RecordTooLargeException, not retriable.
   run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1","producer.override.max.request.size":"64"}')"
@@ -46,9 +60,14 @@ load prom
 }
 
 @test "a connector RUNNING with no task, and tasks left unassigned past the rebalance delay, fire their alerts" {
-  # Stop a worker that runs a task of al, but neither the connector itself nor
-  # the group's leadership: its task waits scheduled.rebalance.max.delay.ms
-  # (30 s in the test overlay), longer than MM2TasksUnassigned's test `for`.
+  # A worker that leaves in the middle of a rebalance was seen to have its
+  # tasks reassigned at once: stop one in a settled group, as a rolling update
+  # stops a pod only once the one before is Ready.
+  wait_for 60 group_settled 5 || fail "the group did not settle: $(query 'kafka_connect_worker_rebalance_time_since_last_rebalance_ms')"
+  # A worker that runs a task of al, but neither the connector itself nor the
+  # group's leadership (a new leader assigns at once): its task waits
+  # scheduled.rebalance.max.delay.ms (30 s in the test overlay), longer than
+  # MM2TasksUnassigned's test `for`.
   status=$(rest GET 1 /connectors/al/status)
   conn_ip=$(printf '%s' "$status" | jq -r '.connector.worker_id' | cut -d: -f1)
   leader=$(leader_index 1)
@@ -59,21 +78,21 @@ load prom
   done
   [ -n "$victim" ] || fail "no worker runs a task of al without the connector or the leadership: $status (leader $leader)"
   echo "$victim" >"$AL_DIR/victim"
-  run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$victim")"
-  # A connector whose topics filter matches nothing: RUNNING, no task.
   other=$(( victim % 3 + 1 ))
-  run -0 rest_write POST "$other" /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
-  wait_for 60 bash -c "curl -sf http://$(bed_worker_ip "$other"):8088/connectors/al-none/status | jq -e '.connector.state == \"RUNNING\" and (.tasks | length == 0)' >/dev/null" ||
-    fail "al-none is not RUNNING without tasks: $(rest GET "$other" /connectors/al-none/status)"
+  run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$victim")"
   wait_for 40 alert_matches firing MM2TasksUnassigned connector=al ||
     fail "MM2TasksUnassigned not firing: $(alerts); tasks: $(rest GET "$other" /connectors/al/status)"
   # Still unassigned when it fired: the alert is not about a rebalance that ended in time.
   run -0 rest GET "$other" /connectors/al/status
   printf '%s' "$output" | jq -e '[.tasks[] | select(.state == "UNASSIGNED")] | length == 1' >/dev/null ||
     fail "no task UNASSIGNED while the alert fires: $output"
+  # A connector whose topics filter matches nothing: RUNNING, no task.
+  run -0 rest_write POST "$other" /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
+  wait_for 60 bash -c "curl -sf http://$(bed_worker_ip "$other"):8088/connectors/al-none/status | jq -e '.connector.state == \"RUNNING\" and (.tasks | length == 0)' >/dev/null" ||
+    fail "al-none is not RUNNING without tasks: $(rest GET "$other" /connectors/al-none/status)"
   wait_for 40 alert_matches firing MM2ConnectorWithoutTasks connector=al-none || fail "MM2ConnectorWithoutTasks not firing: $(alerts)"
   # The worker comes back (a container restart: same address, a new JVM);
-  # after the delay its task runs again and the alert resolves.
+  # its task runs again and the alert resolves.
   run -0 timeout 60 podman start "$(bed_worker_name "$victim")"
   wait_for 90 connector_tasks_running al 3 "$other" || fail "al did not get its 3 tasks back: $(rest GET "$other" /connectors/al/status)"
   wait_for 30 alert_absent MM2TasksUnassigned connector=al || fail "MM2TasksUnassigned still active: $(alerts)"
@@ -109,23 +128,12 @@ load prom
   printf '%s' "$output" | jq -e 'all(.tasks[]; .state == "RUNNING")' >/dev/null || fail "a task did not survive the stall: $output"
 }
 
-@test "ten rebalances in a short time fire MM2RebalanceStorm" {
-  before=$(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')
-  # Each connector created or deleted makes the group rebalance.
-  for n in 1 2 3 4 5 6; do
-    run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json "al-storm-$n" 'al\.nothing' | jq -c '. + {initial_state: "STOPPED"}')"
-    run -0 rest_write DELETE 1 "/connectors/al-storm-$n"
-  done
-  wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=max(kafka_connect_worker_rebalance_completed_rebalances) - $before >= 10' '$PROM/api/v1/query' | jq -r '.data.result | length')\" = 1 ]" ||
-    fail "fewer than 10 rebalances: before $before, now $(query_value 'max(kafka_connect_worker_rebalance_completed_rebalances)')"
-  wait_for 30 alert_matches firing MM2RebalanceStorm severity=warning || fail "MM2RebalanceStorm not firing: $(alerts)"
-}
-
 @test "a worker restarted three times fires MM2WorkerRestarts for that worker" {
   victim=$(cat "$AL_DIR/victim")
   target=$(metrics_target "$victim")
-  # The first restart was the previous test's; two more.
-  for n in 2 3; do
+  # The first restart was in the unassigned-tasks test; the others here.
+  seen=$(query_value "changes(process_start_time_seconds{instance=\"$target\"}[30m])")
+  for n in $(seq $(( ${seen:-0} + 1 )) 3); do
     run -0 timeout 60 podman restart -t 30 "$(bed_worker_name "$victim")"
     wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=changes(process_start_time_seconds{instance=\"$target\"}[30m])' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = $n ]" ||
       fail "Prometheus did not see restart $n: $(query "changes(process_start_time_seconds{instance=\"$target\"}[30m])")"

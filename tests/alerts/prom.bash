@@ -110,5 +110,12 @@ connector_tasks_running() {
     jq -e --argjson n "$2" '.connector.state == "RUNNING" and (.tasks | length == $n) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
 
+# group_settled SECONDS: every scraped worker finished its last rebalance at
+# least SECONDS ago and none is rebalancing (as Prometheus last saw them).
+group_settled() {
+  [ "$(query_value "count(kafka_connect_worker_rebalance_time_since_last_rebalance_ms < $1 * 1000) or vector(0)")" = 0 ] &&
+    [ "$(query_value 'max(kafka_connect_worker_rebalance_rebalancing)')" = 0 ]
+}
+
 # metrics_target I: worker I's scrape target as Prometheus labels it.
 metrics_target() { printf '%s:%s' "$(bed_worker_ip "$1")" "$(cat "$AL_DIR/metrics-port")"; }
