@@ -256,7 +256,6 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory rehearsal-short
-	$(Q)$(MAKE) --no-print-directory alerts-e2e
 	$(Q)$(MAKE) --no-print-directory compat-39
 
 clean:
