@@ -67,7 +67,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short san-unit san-cli compat-39 bench memcheck k8s-check fuzz \
-        alerts-check alerts-e2e
+        alerts-check alerts-e2e kube-e2e kube-up kube-down
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -142,6 +142,19 @@ e2e: image $(B)/tests/connect-patch
 e2e-churn: image $(B)/tests/connect-patch
 	$(Q)MM2_E2E_CHURN=1 MM2_BUILD=$(CURDIR)/$(B) bats --formatter tap --filter "real HTTP 409s" tests/e2e/offsets.bats
 
+# The manifests on a real single-node Kubernetes (tests/kube/cluster.sh: built from the Go
+# module proxy once, cached): the cluster and the bed's brokers start, the 7 proofs of
+# tests/kube/*.bats run, and the last test takes it all down and compares the host with
+# what it was before.
+kube-e2e: image
+	$(Q)tests/run-bats tests/kube
+
+# The same cluster by hand (KUBECONFIG=/var/lib/mm2kit-kube/pki/admin.kubeconfig), and gone.
+kube-up: image
+	$(Q)tests/kube/cluster.sh up
+kube-down:
+	$(Q)tests/kube/cluster.sh down
+
 bed-smoke: image
 	$(Q)rm -f build/bed/bed-smoke.line
 	$(Q)tests/run-bats tests/e2e/bed_smoke.bats
@@ -186,11 +199,12 @@ k8s-check:
 	@command -v kubectl >/dev/null || { echo "k8s-check: kubectl (for kubectl kustomize) is not installed" >&2; exit 3; }
 	@mkdir -p $(K8S_RENDER)
 	$(Q)tests/k8s/crds.sh >$(K8S_RENDER)/crds.dir
-	@echo "  KUSTOMIZE k8s/base k8s/overlays/example"
+	@echo "  KUSTOMIZE k8s/base k8s/overlays/example k8s/overlays/kube-e2e"
 	$(Q)kubectl kustomize k8s/base >$(K8S_RENDER)/base.yaml
 	$(Q)kubectl kustomize k8s/overlays/example >$(K8S_RENDER)/example.yaml
+	$(Q)kubectl kustomize k8s/overlays/kube-e2e >$(K8S_RENDER)/kube-e2e.yaml
 	@echo "  VALIDATE"
-	$(Q)for f in example base; do \
+	$(Q)for f in example base kube-e2e; do \
 	  MM2_CRD_SCHEMAS=$$(cat $(K8S_RENDER)/crds.dir) $(LINT_VENV)/bin/python tests/k8s/validate.py $(K8S_RENDER)/$$f.yaml >$(K8S_RENDER)/$$f.validate 2>&1 \
 	    || { cat $(K8S_RENDER)/$$f.validate; exit 1; }; tail -n 1 $(K8S_RENDER)/$$f.validate; done
 	@echo "  CONSISTENCY"

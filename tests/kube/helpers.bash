@@ -1,0 +1,99 @@
+# shellcheck shell=bash
+# Variables here are used by the .bats files that load this one.
+# shellcheck disable=SC2034
+# Shared by the kube tests: the cluster's and the bed's names, kubectl on the
+# test cluster, bounded waits, and the rendered overlay.
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+# shellcheck source=tests/kube/kube.env
+. "$ROOT/tests/kube/kube.env"
+export BED_NAME=$KUBE_BED_NAME BED_OCTET=$KUBE_BED_OCTET BED_DIR=$ROOT/build/kube/bed
+# shellcheck source=tests/bed/bed.env
+. "$ROOT/tests/bed/bed.env"
+W=$ROOT/build/kube/e2e
+NS=mm2
+CONN=flink-to-mm2-source
+
+# kit SECONDS ARGS...: the bed's Kafka client (tests/bed/bedkit.py) as the bed's admin, bounded.
+kit() {
+  local t=$1
+  shift
+  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
+    timeout "$t" "$MM2KIT_CACHE/venv/bin/python3" "$ROOT/tests/bed/bedkit.py" "$@"
+}
+
+# kc ARGS...: kubectl on the test cluster, in the test namespace, bounded.
+kc() { timeout 120 "$KUBE_BIN/kubectl" -n "$NS" "$@"; }
+
+# detach COMMAND...: COMMAND in the background with none of bats' descriptors (a process
+# holding one would keep bats waiting at the end of the run); $! is its PID.
+detach() {
+  (
+    for fd in "/proc/$BASHPID/fd"/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
+    exec "$@"
+  ) </dev/null &
+}
+
+# wait_for SECONDS COMMAND...: retries COMMAND once a second until it succeeds.
+wait_for() {
+  local t=$1 end
+  shift
+  end=$((SECONDS + t))
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $end ] || { echo "wait_for: '$*' did not succeed within ${t}s" >&2; return 1; }
+    sleep 1
+  done
+}
+
+# worker_pods: the names of the Deployment's pods that are not being deleted, oldest first.
+worker_pods() {
+  kc get pods -l app.kubernetes.io/component=worker --sort-by=.metadata.creationTimestamp -o json |
+    jq -r '.items[] | select(.metadata.deletionTimestamp == null) | .metadata.name'
+}
+
+# all_ready N: the Deployment has N ready replicas, all of the current revision, and no other pod.
+all_ready() {
+  local s
+  s=$(kc get deployment mm2-connect -o json) || return 1
+  jq -e --argjson n "$1" '.status.readyReplicas == $n and .status.updatedReplicas == $n
+    and .status.replicas == $n and .status.observedGeneration == .metadata.generation' <<<"$s" >/dev/null
+}
+
+pod_ip() { kc get pod "$1" -o jsonpath='{.status.podIP}'; }
+
+# rest METHOD IP PATH [JSON_BODY]: the HTTP status on the first line, then the body.
+rest() {
+  local method=$1 ip=$2 path=$3 body=${4:-} out code
+  out=$(mktemp)
+  local args=(-s -m 100 -X "$method" -o "$out" -w '%{http_code}' -H 'Content-Type: application/json')
+  [ -n "$body" ] && args+=(--data "$body")
+  code=$(curl "${args[@]}" "http://$ip:8088$path")
+  printf '%s\n' "$code"
+  cat "$out"
+  rm -f "$out"
+}
+
+# The Service's ClusterIP, as the overlay fixes it (kube-proxy answers for it on the host too).
+SVC_IP=198.18.21.80
+
+# connector_state NAME: "STATE tasks-count" as Connect reports it through the Service.
+connector_state() {
+  curl -s -m 20 "http://$SVC_IP:8088/connectors/$1/status" | jq -r '"\(.connector.state) \(.tasks | length)"'
+}
+
+# op ARGS...: mm2-offsets ARGS in the operator's pod (tests/kube/10_cluster.bats makes it).
+op() { kc exec mm2-operator -- mm2-offsets "$@"; }
+
+# no_secret TEXT...: the sentinel password appears nowhere in TEXT.
+no_secret() {
+  local t
+  for t in "$@"; do
+    [[ "$t" != *"$BED_CONNECT_PASSWORD"* ]] || fail "the secret appeared in output"
+  done
+}
