@@ -41,9 +41,10 @@ down() {
   local c
   for c in $(owned); do timeout 60 podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
   if podman network exists "$BED_NET"; then podman network rm -f "$BED_NET" >/dev/null; fi
+  rm -rf "$BED_DIR/data"
 }
 
-broker_props() { # name ip
+broker_props() { # name ip log-dir
   cat <<PROPS
 process.roles=broker,controller
 node.id=1
@@ -56,7 +57,7 @@ inter.broker.listener.name=SASL_PLAINTEXT
 sasl.enabled.mechanisms=PLAIN
 sasl.mechanism.inter.broker.protocol=PLAIN
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD" user_$BED_ADMIN_USER="$BED_ADMIN_PASSWORD" user_$BED_CONNECT_USER="$BED_CONNECT_PASSWORD";
-log.dirs=/tmp/kraft-logs
+log.dirs=$3
 num.partitions=1
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=10
@@ -77,17 +78,26 @@ PROPS
 }
 
 start_broker() { # name ip
-  local name=$1 ip=$2 id
+  local name=$1 ip=$2 id logs=/tmp/kraft-logs data=()
   id=$("$PY" -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
-  broker_props "$name" "$ip" >"$BED_DIR/$name.properties"
+  # BED_BROKER_DATA=1: the log on the host ($BED_DIR/data/NAME), so a broker
+  # stopped or killed and started again (podman start) finds its data, as a
+  # pod with a persistent volume does; format is skipped once done.
+  if [ "$BED_BROKER_DATA" = 1 ]; then
+    mkdir -p "$BED_DIR/data/$name"
+    chown 10001:10001 "$BED_DIR/data/$name"
+    logs=/var/lib/kafka/logs
+    data=(-v "$BED_DIR/data/$name:/var/lib/kafka:rw")
+  fi
+  broker_props "$name" "$ip" "$logs" >"$BED_DIR/$name.properties"
   chmod 0644 "$BED_DIR/$name.properties"
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
-    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 \
+    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
     --entrypoint /bin/bash "$IMAGE" -c \
-    "kafka-storage.sh format --cluster-id=$id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
+    "kafka-storage.sh format --ignore-formatted --cluster-id=$id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
 }
 
