@@ -66,7 +66,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
-        image bed-smoke rehearsal rehearsal-short san-unit san-cli compat-39 bench memcheck k8s-check fuzz \
+        image bed-smoke rehearsal rehearsal-short faults faults-hang san-unit san-cli compat-39 bench memcheck k8s-check fuzz \
         alerts-check alerts-e2e kube-e2e kube-up kube-down
 .DEFAULT_GOAL := all
 
@@ -258,6 +258,15 @@ rehearsal-short: deps image
 # Alertmanager, the test overlay's shortened fors, each alert's fault made for real.
 alerts-e2e: image
 	$(Q)tests/run-bats tests/alerts
+
+# The fault matrix (tests/faults/run.sh): brokers restarted and killed, a worker cut off and
+# frozen, mm2-offsets under faults; report in build/faults/REPORT.md.  FAULTS_RUNS, FAULTS_ONLY.
+faults: deps image
+	$(Q)tests/faults/run.sh
+# The SIGTERM-after-rebalance stop, many times (tests/faults/hang.sh): how often a stop hangs.
+HANG_ROUNDS ?= 20
+faults-hang: deps image
+	$(Q)tests/faults/hang.sh $(HANG_ROUNDS)
 
 # The whole suite, as CI runs it (README).
 test: deps
