@@ -582,12 +582,19 @@ def cmd_sample(a):
     the partitions.  Stops when DIR/stop-sampler exists."""
     topics = a.topics.split(",")
     src = Consumer(conf(a.source, **{"group.id": f"bedkit-s-{os.getpid()}", "enable.auto.commit": False}))
-    tgt = Consumer(conf(a.target, **{"group.id": f"bedkit-t-{os.getpid()}", "enable.auto.commit": False,
-                                     "isolation.level": "read_committed", "fetch.wait.max.ms": 100}))
     parts = topic_partitions(src, topics, a.timeout)
-    tgt.assign([TopicPartition(t, q, OFFSET_BEGINNING) for t, q in parts])
     idx = {tp: i for i, tp in enumerate(parts)}
     pos = [0] * len(parts)
+    nxt = [OFFSET_BEGINNING] * len(parts)  # the target offset to read next, per partition
+
+    def target_consumer():
+        c = Consumer(conf(a.target, **{"group.id": f"bedkit-t-{os.getpid()}", "enable.auto.commit": False,
+                                       "isolation.level": "read_committed", "fetch.wait.max.ms": 100}))
+        c.assign([TopicPartition(t, q, o) for (t, q), o in zip(parts, nxt)])
+        return c
+
+    tgt = target_consumer()
+    last_msg = next_stall = time.monotonic()
     stopfile = os.path.join(a.control, "stop-sampler")
     with open(a.out, "a", buffering=1) as out:
         out.write(json.dumps({"partitions": [f"{t}/{q}" for t, q in parts],
@@ -598,11 +605,30 @@ def cmd_sample(a):
             for m in tgt.consume(1000, wait):
                 if m.error():
                     continue
-                s = seq_of(m)
                 i = idx.get((m.topic(), m.partition()))
-                if s is not None and i is not None and s + 1 > pos[i]:
+                if i is None:
+                    continue
+                last_msg = time.monotonic()
+                nxt[i] = m.offset() + 1
+                s = seq_of(m)
+                if s is not None and s + 1 > pos[i]:
                     pos[i] = s + 1
             now = time.monotonic()
+            # A consumer that lost its broker (a TARGET restart) was seen to fetch nothing
+            # ever after: one that has read nothing for 10 s while the target holds records
+            # past it is replaced, reading on from where it was.
+            if now - last_msg > 10 and now >= next_stall:
+                next_stall = now + 10
+                try:
+                    ahead = any(tgt.get_watermark_offsets(TopicPartition(t, q), timeout=5, cached=False)[1] > max(o, 0)
+                                for (t, q), o in zip(parts, nxt))
+                except KafkaException:
+                    ahead = False
+                if ahead:
+                    print(f"{PROG}: sample: the target consumer read nothing for {now - last_msg:.0f} s with records "
+                          "to read; replacing it", file=sys.stderr)
+                    tgt.close()
+                    tgt = target_consumer()
             if now < next_t:
                 continue
             t_ms = int(time.time() * 1000)

@@ -105,7 +105,7 @@ fl_connector_state() { fl_status "$1" "$2" | jq -r '.connector.state // "unknown
 fl_offsets_equal_plan() {
   local conn=$1 plan=$2 url want got prev='' end=$((SECONDS + 60))
   url="http://$(bed_worker_ip "$3"):8088/connectors/$conn/offsets"
-  want=$(jq -c '.cluster as $c | [.partitions[] | select(.action == "offset") | [$c, .topic, .partition, .m]] | sort' "$plan")
+  want=$(jq -c '.connector.source_alias as $c | [.partitions[] | select(.action == "offset") | [$c, .topic, .partition, .m]] | sort' "$plan")
   while :; do
     got=$(curl -s -m 100 "$url" | jq -c '[.offsets[]? | select(.offset != null and .offset.offset != null)
       | [.partition.cluster, .partition.topic, .partition.partition, .offset.offset]] | sort' 2>/dev/null) || got=''

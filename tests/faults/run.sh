@@ -336,9 +336,23 @@ job_after() {
     "after the fault Connect holds $got ($([ "$equal" = 0 ] && echo "the plan" || echo "not the plan")); verify exited $rcv: $(tail -n 1 "$JD/verify-after.err")"
   fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
   rc2=$(fl_job_wait apply-rerun 300)
+  # A connector created STOPPED across a TARGET outage can read UNASSIGNED (a stale status
+  # record, see fl_running): apply refuses it [rule connector-state] and says to PUT .../stop
+  # and run again.  The operator's step, as the message gives it, then a second rerun.
+  local stopped_by_hand=false
+  if [ "$rc2" = 1 ] && grep -qF 'is UNASSIGNED, not STOPPED' "$JD/apply-rerun.err" && grep -qF '[rule connector-state]' "$JD/apply-rerun.err"; then
+    stopped_by_hand=true
+    curl -s -o /dev/null -m 100 -X PUT "http://$(bed_worker_ip "$ask"):8088/connectors/$n/stop" || true
+    local end=$((SECONDS + 60))
+    until [ "$(fl_connector_state "$n" "$ask")" = STOPPED ] || [ $SECONDS -ge $end ]; do sleep 1; done
+    log "$n: apply refused the UNASSIGNED connector; PUT /connectors/$n/stop as its message says made it $(fl_connector_state "$n" "$ask"); running apply again"
+    mv "$JD/apply-rerun.err" "$JD/apply-rerun-refused.err"
+    fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
+    rc2=$(fl_job_wait apply-rerun 300)
+  fi
   got=$(fl_offsets_equal_plan "$n" "$JD/plan.json" "$ask") && equal=0 || equal=1
   check "$n.rerun-verified" "$([ "$rc2" = 0 ] && [ "$equal" = 0 ] && jq -e '.ok == true and .state == "STOPPED"' "$JD/apply-rerun.out" >/dev/null 2>&1 && echo 0 || echo 1)" \
-    "the rerun of apply exited $rc2 ($(tail -n 1 "$JD/apply-rerun.err")); Connect holds $got"
+    "the rerun of apply exited $rc2 ($(grep -E ': (error|info): (verified|refused|.*error)' "$JD/apply-rerun.err" | tail -n 1))$([ "$stopped_by_hand" = true ] && echo "; first refused [rule connector-state] on a stale UNASSIGNED status, run again after the PUT .../stop its message names"); Connect holds $got"
   fl_job_start "$JD" resume "$(bed_worker_ip "$ask")" 0 resume --config migration.ini --plan plan.json --approve "$DIGEST" -q
   rc3=$(fl_job_wait resume 300)
   fl_job_start "$JD" check "$(bed_worker_ip "$ask")" 0 check --config migration.ini --plan plan.json --timeout 120
@@ -346,7 +360,8 @@ job_after() {
   check "$n.starts-at-c" "$([ "$rc3" = 0 ] && [ "$rc4" = 0 ] && echo 0 || echo 1)" \
     "resume exited $rc3, check exited $rc4: $(jq -c '{equal, pending, failed}' "$JD/check.out" 2>/dev/null || tail -n 1 "$JD/check.err")"
   jq -nc --arg f "$n" --argjson rc1 "$rc1" --argjson rcv "$rcv" --argjson rc2 "$rc2" --argjson rc4 "$rc4" \
-    --arg err "$errline" '{fault: $f, first_rc: $rc1, verify_rc: $rcv, rerun_rc: $rc2, check_rc: $rc4, error: $err}' >>"$W/jobs.jsonl"
+    --arg err "$errline" --argjson by_hand "$stopped_by_hand" \
+    '{fault: $f, first_rc: $rc1, verify_rc: $rcv, rerun_rc: $rc2, check_rc: $rc4, error: $err, stop_by_hand: $by_hand}' >>"$W/jobs.jsonl"
   # The migration's connector goes; its tasks would only load the bed.
   curl -s -o /dev/null -m 100 -X DELETE "http://$(bed_worker_ip "$ask"):8088/connectors/$n" || true
 }
