@@ -66,6 +66,23 @@ def sample_at(t):
     return best
 
 
+def progress_gap(t_from, t_to):
+    """The longest time, on any partition, between two samples in [t_from, t_to] that showed the
+    target advancing on it: (ms, partition).  Unlike the rehearsal's stalls, a stretch without
+    samples (the SOURCE broker down: its log ends cannot be read) counts too."""
+    best = (0, None)
+    for i, p in enumerate(PARTS):
+        last_t, last_pos = None, None
+        for s in samples:
+            if s["t"] < t_from - 3000 or s["t"] > t_to:
+                continue
+            if last_pos is None or s["pos"][i] > last_pos:
+                if last_t is not None and s["t"] - last_t > best[0]:
+                    best = (s["t"] - last_t, p)
+                last_t, last_pos = s["t"], s["pos"][i]
+    return best
+
+
 def recovery_ms(t_heal):
     """From t_heal to the first sample where the target holds what the source held at t_heal."""
     s0 = sample_at(t_heal)
@@ -87,7 +104,8 @@ for name in audit_names:
     inj, heal, rec = first("inject", name), first("heal", name), first("recovered", name)
     if inj and heal and tot is not None:
         end = rec["t"] if rec else heal["t"] + 300000
-        pause, on = longest(STALLS, PARTS, inj["t"] - 3000, end)
+        pause, on = max(longest(STALLS, PARTS, inj["t"] - 3000, end), progress_gap(inj["t"], end),
+                        key=lambda x: x[0])
         runs.append({"name": name, "fault": name.split("#")[0], "inject": inj, "heal": heal,
                      "lost": tot["lost"] - prev["lost"], "duplicates": tot["duplicates"] - prev["duplicates"],
                      "mismatched": tot["mismatched"], "complete": a["complete"],
@@ -158,8 +176,9 @@ for fault, js in jb.items():
     w(f"| mm2-offsets: {esc(fault)} | {len(js)} | - | - | - | first run exit {', '.join(str(j['first_rc']) for j in js)}; "
       f"rerun {'verified' if ok else '**not verified**'} | none (Kafka has no such job) |")
 w("\nDuplicates are listed run by run. A pause is the longest stretch, on any partition, in which the target "
-  "made no progress while the source held records it lacked (sampled every 0.5 s), from 3 s before the "
-  "injection to the recovery; recovery runs from the heal to the first sample in which every partition's "
+  "made no progress while the source held records it lacked (sampled every 0.5 s; while the SOURCE broker "
+  "is down no sample is taken, and the time between the samples around the outage counts), from 3 s "
+  "before the injection to the recovery; recovery runs from the heal to the first sample in which every partition's "
   "target holds what the source held at the heal.\n")
 
 w("## Run by run\n")
