@@ -43,6 +43,8 @@ teardown() {
   echo "# $(jq -c '.totals | {source, lost, duplicates}' <<<"$output") across a TARGET SIGKILL" >&3
   [ "$(jq '.totals.source' <<<"$output")" -gt 600 ] || fail "too few records to prove anything: $output"
   wait_for 120 fl_running ft 1 2 3
+  # Its tasks would only load the bed for the tests after this one.
+  run -0 rest DELETE 1 /connectors/ft
 }
 
 @test "the PATCH's answer lost between the Job and Connect: apply exits 4, the offsets are the plan's, and the rerun ends verified" {
