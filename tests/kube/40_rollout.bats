@@ -12,8 +12,8 @@ load helpers
   mapfile -t old_uids < <(kc get pods -l app.kubernetes.io/component=worker -o jsonpath='{range .items[*]}{.metadata.uid}{"\n"}{end}')
   # The newest event so far: the rollout's are those after it.
   rv=$(kc get events -o json | jq '[.items[].metadata.resourceVersion | tonumber] | max // 0')
-  # Every change to the workers' pods, as the API reports it.
-  timeout 600 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch-only \
+  # The workers' pods as the API lists them, then every change to them.
+  timeout 600 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch \
     --output-watch-events -o json >"$W/rollout-watch.json" 2>"$W/rollout-watch.err" 3>&- &
   watch=$!
   sleep 1
@@ -34,19 +34,23 @@ Scaled up replica set $new from 1 to 2
 Scaled down replica set $old_rs from 2 to 1
 Scaled up replica set $new from 2 to 3
 Scaled down replica set $old_rs from 1 to 0"
-  # Never fewer than 3 Ready pods that are not being deleted, never more than 4 such pods.
-  run -0 jq -s -r 'reduce .[] as $e ({pods: {}, minready: 99, maxpods: 0};
+  # From the first new pod on: never fewer than 3 Ready pods that are not being deleted,
+  # never more than 4 such pods.
+  old=$(printf '%s\n' "${old_uids[@]}" | jq -Rsc 'split("\n") | map(select(. != ""))')
+  run -0 jq -s -r --argjson old "$old" 'reduce .[] as $e ({pods: {}, started: false, minready: 99, maxpods: 0};
       .pods[$e.object.metadata.uid] = (if $e.type == "DELETED" or $e.object.metadata.deletionTimestamp then null
         else ([$e.object.status.conditions[]? | select(.type == "Ready") | .status][0] == "True") end)
       | .pods |= with_entries(select(.value != null))
-      | .minready = ([.minready, ([.pods[] | select(.)] | length)] | min)
-      | .maxpods = ([.maxpods, (.pods | length)] | max))
+      | .started = (.started or ($old | index($e.object.metadata.uid) | not))
+      | if .started then .minready = ([.minready, ([.pods[] | select(.)] | length)] | min)
+          | .maxpods = ([.maxpods, (.pods | length)] | max) else . end)
     | "\(.minready) \(.maxpods)"' "$W/rollout-watch.json"
   assert_output "3 4"
-  # Each old pod's last word before it went: its worker exited 143 (SIGTERM) before the
-  # deadline the API set when it was deleted (deletionTimestamp = delete + grace period).
+  # Each old pod's end as the kubelet first reported it: its worker exited 143 (SIGTERM)
+  # before the deadline the API set when it was deleted (deletionTimestamp = delete + grace
+  # period; the API moves it to the end once the kubelet is done).
   for u in "${old_uids[@]}"; do
-    run -0 jq -s -r --arg u "$u" '[.[] | select(.object.metadata.uid == $u and .object.status.containerStatuses[0].state.terminated)] | last
+    run -0 jq -s -r --arg u "$u" '[.[] | select(.object.metadata.uid == $u and .object.status.containerStatuses[0].state.terminated)] | first
       | .object | [.metadata.deletionGracePeriodSeconds, .status.containerStatuses[0].state.terminated.exitCode,
         (.status.containerStatuses[0].state.terminated.finishedAt <= .metadata.deletionTimestamp)] | map(tostring) | join(" ")' "$W/rollout-watch.json"
     assert_output "60 143 true"

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # make rehearsal: seed §6 step 3 on real clusters, with §7.1 checked.
 #
-#   tests/rehearsal/run.sh [--short] [--keep]      (REHEARSAL=short, REHEARSAL_KEEP=1 too)
+#   tests/rehearsal/run.sh [--short] [--keep] [--on kube|podman]
+#                          (REHEARSAL=short, REHEARSAL_KEEP=1, REHEARSAL_ON=... too)
+#   --on kube (the default of the full run): the pods are the Deployment's on the test Kubernetes
+#   cluster (tests/kube/cluster.sh, tests/rehearsal/kube.bash): rolling updates by the Deployment
+#   controller, evictions by the Eviction API, hard kills by SIGKILL to the container's process,
+#   the Job as a Job, the pods' stops and exit codes read from the API.  --on podman (the default
+#   of --short, in make test): the pods are podman containers run as the rendered Deployment says.
 #   REHEARSAL_FAULT=group-ahead: Flink's group commit runs 5 records ahead of what its sink
 #   wrote on orders-0 (seed §3.2's warning); the rehearsal must then fail on the loss.
 #
@@ -27,20 +33,28 @@ root=$(cd "$here/../.." && pwd)
 
 mode=${REHEARSAL:-full}
 keep=${REHEARSAL_KEEP:-}
+on=${REHEARSAL_ON:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --short) mode=short ;;
     --full) mode=full ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --on) on=${2:-}; shift ;;
+    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'rehearsal: unknown option %s\nTry %s --help\n' "$1" "$0" >&2; exit 2 ;;
   esac
   shift
 done
 case $mode in full | short) ;; *) printf 'rehearsal: REHEARSAL must be full or short, got "%s"\n' "$mode" >&2; exit 2 ;; esac
+[ -n "$on" ] || { [ "$mode" = full ] && on=kube || on=podman; }
+case $on in kube | podman) ;; *) printf 'rehearsal: --on must be kube or podman, got "%s"\n' "$on" >&2; exit 2 ;; esac
 
-# A bed of its own, never the e2e one (mm2kit-bed*).
-export BED_NAME=${BED_NAME:-mm2kit-rh} BED_OCTET=${BED_OCTET:-11} BED_DIR=${BED_DIR:-$root/build/rehearsal}
+# A bed of its own, never the e2e one (mm2kit-bed*); on the cluster, the brokers its pods reach.
+if [ "$on" = kube ]; then
+  export BED_NAME=${BED_NAME:-mm2kit-kube} BED_OCTET=${BED_OCTET:-22} BED_DIR=${BED_DIR:-$root/build/rehearsal}
+else
+  export BED_NAME=${BED_NAME:-mm2kit-rh} BED_OCTET=${BED_OCTET:-11} BED_DIR=${BED_DIR:-$root/build/rehearsal}
+fi
 export BED_AUTHORIZER=1
 case $BED_NAME in mm2kit-bed*) printf 'rehearsal: BED_NAME %s is the e2e bed'"'"'s; use another\n' "$BED_NAME" >&2; exit 2 ;; esac
 # shellcheck source=tests/bed/bed.env
@@ -81,6 +95,7 @@ kit() {
 
 # ---- what this run owns: removed before it starts and at the end ----------------------------
 BG_PIDS=()     # the background bedkit processes this run started (their timeout wrappers)
+backend_down() { timeout 300 "$BED" down >/dev/null 2>&1 || true; }
 # shellcheck disable=SC2317 # run by the EXIT trap
 finish() {
   local rc=$? p
@@ -91,7 +106,7 @@ finish() {
   pkill -TERM -P $$ 2>/dev/null || true
   if [ -z "$keep" ]; then
     [ "$rc" = 0 ] || log "removing the bed after a failure (logs kept in $LOGS)"
-    timeout 300 "$BED" down >/dev/null 2>&1 || true
+    backend_down
   else
     log "kept the bed: BED_NAME=$BED_NAME BED_OCTET=$BED_OCTET BED_DIR=$BED_DIR tests/bed/bed.sh down removes it"
   fi
@@ -179,7 +194,9 @@ fi
 KAFKA_VERSION=$(timeout 60 podman run --rm --entrypoint cat "$IMAGE" /opt/kafka/VERSION.mm2kit-bed 2>/dev/null ||
   timeout 60 podman run --rm --entrypoint sh "$IMAGE" -c 'ls /opt/kafka/libs | sed -n "s/^kafka-clients-\(.*\)\.jar$/\1/p"')
 
-# ---- worker pods ----------------------------------------------------------------------------
+# ---- worker pods (podman; tests/rehearsal/kube.bash replaces these on the cluster) ------------
+wip() { bed_worker_ip "$1"; }
+wname() { bed_worker_name "$1"; }
 ACTIVE=()             # worker indexes, in the order they became Ready (oldest first)
 declare -A DELAY=() GEN=()
 LAST_INDEX=0
@@ -237,7 +254,7 @@ forget() { # INDEX: no longer a live pod
   ACTIVE=("${keep_[@]}")
 }
 
-live_ip() { bed_worker_ip "${ACTIVE[0]}"; }
+live_ip() { wip "${ACTIVE[0]}"; }
 delay_of() { local i=${1:-none}; printf '%s' "${DELAY[$i]:-${2:-null}}"; }
 
 leader_index() { # from the newest assignment a live worker logged
@@ -288,7 +305,7 @@ tasks_running() {
   local st n live i
   st=$(curl -s -m 10 "http://$(live_ip):8088/connectors/$CONN/status") || return 1
   n=$(curl -s -m 10 "http://$(live_ip):8088/connectors/$CONN/tasks" | jq 'length') || return 1
-  live=$(for i in "${ACTIVE[@]}"; do printf '%s:8088\n' "$(bed_worker_ip "$i")"; done | jq -Rsc 'split("\n") | map(select(. != ""))')
+  live=$(for i in "${ACTIVE[@]}"; do printf '%s:8088\n' "$(wip "$i")"; done | jq -Rsc 'split("\n") | map(select(. != ""))')
   jq -e --argjson live "$live" --argjson n "$n" '$n > 0 and .connector.state == "RUNNING" and (.tasks | length) == $n
     and all(.tasks[]; .state == "RUNNING" and (.worker_id as $w | $live | index($w)))' >/dev/null 2>&1 <<<"$st" || return 1
   TASKS=$n
@@ -429,11 +446,35 @@ oj() {
 }
 INI=/etc/mm2-offsets/migration.ini
 
+pods_up() { # the bed's brokers and 3 pods of the rendered Deployment
+  timeout 300 "$BED" up 0 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed's brokers did not come up"; }
+  local i
+  for i in 1 2 3; do pick_index; pod_start "$NEW" overlay; done
+  for i in 1 2 3; do pod_ready "$i"; done
+}
+
+run_job() { # the offset Job's container, exactly as rendered, against the live pods
+  timeout 300 podman run --rm --network "$BED_NET" "${BED_HOSTS[@]}" --add-host "mm2-connect:$(live_ip)" \
+    "${JOB_OPTS[@]}" "$IMAGE" "${JOB_CMD[@]}" >"$CUT/job.out" 2>"$CUT/job.err"
+}
+
+pod_facts() { # INDEX: "UID:GID READ_ONLY_ROOT CapEff:... LOGFILES"
+  local name
+  name=$(bed_worker_name "$1")
+  printf '%s %s %s' "$(timeout 30 podman inspect -f '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}' "$name")" \
+    "$(timeout 30 podman exec "$name" sh -c 'grep -E "^CapEff:" /proc/1/status | tr -d "\t "')" \
+    "$(timeout 30 podman exec "$name" sh -c 'find /tmp -name "*.log" | wc -l')"
+}
+
+# On the cluster, the same steps with the cluster's pods (tests/rehearsal/kube.bash).
+if [ "$on" = kube ]; then
+  # shellcheck source=tests/rehearsal/kube.bash
+  . "$here/kube.bash"
+fi
+
 # ============================================================================================
-log "bed: brokers (with an authorizer) and 3 pods of the rendered Deployment"
-timeout 300 "$BED" up 0 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed's brokers did not come up"; }
-for i in 1 2 3; do pick_index; pod_start "$NEW" overlay; done
-for i in 1 2 3; do pod_ready "$i"; done
+log "bed: brokers (with an authorizer) and 3 pods of the rendered Deployment ($on)"
+pods_up
 event phase name="bed up" end=true
 
 # ---- the topics, and what replication must leave alone ---------------------------------------
@@ -536,8 +577,7 @@ DIGEST=$(tr -d '[:space:]' <"$CUT/plan.out")
 install -m 0644 "$CUT/plan.json" "$W/k8s-job/plan/plan.json"
 t0=$(now_ms)
 rc=0
-timeout 300 podman run --rm --network "$BED_NET" "${BED_HOSTS[@]}" --add-host "mm2-connect:$(live_ip)" \
-  "${JOB_OPTS[@]}" "$IMAGE" "${JOB_CMD[@]}" >"$CUT/job.out" 2>"$CUT/job.err" || rc=$?
+run_job || rc=$?
 STEP_MS[job]=$(($(now_ms) - t0))
 event step name=job rc="$rc" ms="${STEP_MS[job]}" t0="$t0"
 [ "$rc" = 0 ] || die "the offset Job failed ($rc): $(tail -n 5 "$CUT/job.err")"
@@ -643,17 +683,16 @@ check 7.1.no-group-sync "$(is_ok jq -e --arg g "$BED_GROUP" '.groups - [$g] == [
 # The pods: UID 10001, read-only root, no capability, the Pod IP advertised, metrics, stdout logs.
 pods_ok=0 detail=
 for i in "${ACTIVE[@]}"; do
-  name=$(bed_worker_name "$i")
-  who=$(timeout 30 podman inspect -f '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}' "$name")
-  capeff=$(timeout 30 podman exec "$name" sh -c 'grep -E "^CapEff:" /proc/1/status | tr -d "\t "')
-  files=$(timeout 30 podman exec "$name" sh -c 'find /tmp -name "*.log" | wc -l')
-  metrics=$(curl -s -m 10 "http://$(bed_worker_ip "$i"):18088/metrics" | grep -c '^kafka_connect_worker_' || true)
+  name=$(wname "$i")
+  read -r uidgid ro capeff files <<<"$(pod_facts "$i")"
+  who="$uidgid $ro"
+  metrics=$(curl -s -m 10 "http://$(wip "$i"):18088/metrics" | grep -c '^kafka_connect_worker_' || true)
   detail+="$name: $who $capeff, $files log files in /tmp, $metrics worker metrics; "
   [ "$who" = "10001:10001 true" ] && [ "$capeff" = CapEff:0000000000000000 ] && [ "$files" = 0 ] && [ "$metrics" -gt 0 ] || pods_ok=1
 done
 check pods.identity-metrics-logs "$pods_ok" "$detail"
 adv=$(curl -s -m 10 "http://$(live_ip):8088/connectors/$CONN/status" | jq -c '[.connector.worker_id, .tasks[].worker_id] | unique')
-live=$(for i in "${ACTIVE[@]}"; do printf '%s:8088\n' "$(bed_worker_ip "$i")"; done | jq -Rsc 'split("\n") | map(select(. != ""))')
+live=$(for i in "${ACTIVE[@]}"; do printf '%s:8088\n' "$(wip "$i")"; done | jq -Rsc 'split("\n") | map(select(. != ""))')
 check pods.advertise-pod-ip "$(is_ok jq -e --argjson live "$live" 'all(.[]; . as $w | $live | index($w))' <<<"$adv")" "workers named by Connect: $adv; live pod IPs: $live"
 stops=$(jq -sc '[.[] | select(.kind == "stopped") | [.exit_code, .stop_ms]]' "$W/events.jsonl")
 check pods.sigterm-clean "$(is_ok jq -e 'length > 0 and all(.[]; .[0] == 143 and .[1] < 60000)' <<<"$stops")" "every SIGTERM: [exit code, ms] $stops (143 = clean, inside the 60 s grace period)"
@@ -661,7 +700,10 @@ check pods.sigterm-clean "$(is_ok jq -e 'length > 0 and all(.[]; .[0] == 143 and
 # ---- no secret anywhere: every container's log kept, then the bed removed ------------------------
 for i in "${ACTIVE[@]}"; do save_pod_log "$i"; done
 for c in "$BED_SRC" "$BED_TGT"; do timeout 60 podman logs "$c" >"$LOGS/$c.log" 2>&1 || true; done
-if [ -z "$keep" ]; then
+if [ -z "$keep" ] && [ "$on" = kube ]; then
+  log "removing the cluster and the bed (logs kept in $LOGS)"
+  backend_down
+elif [ -z "$keep" ]; then
   log "removing the bed (logs kept in $LOGS)"
   for i in "${ACTIVE[@]}"; do timeout 90 podman stop -t 60 "$(bed_worker_name "$i")" >/dev/null 2>&1 || true; done
   timeout 300 "$BED" down >/dev/null 2>&1 || true

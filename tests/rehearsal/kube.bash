@@ -1,0 +1,316 @@
+# shellcheck shell=bash
+# make rehearsal on the test Kubernetes cluster (tests/kube/cluster.sh), sourced by run.sh
+# after its podman functions, which it replaces: the worker pods are the rendered
+# k8s/overlays/kube-e2e Deployment's, the SIGTERMs come from the Deployment controller
+# (a rolling update per delay) and the Eviction API, a hard kill is SIGKILL to the
+# worker container's process (the kubelet restarts it in the same pod), the Job is the
+# Job, and the operator's steps run in a pod made from the Job's template.  The pods'
+# starts, Ready times, stops and exit codes come from the API: a watch of the workers'
+# pods for the whole run (kube/pods-watch.json) and the namespace's events (kube/events.json).
+# Sourced by run.sh, whose variables (root, W, LOGS, the associative GEN and DELAY...) it
+# uses and sets; jq programs are single-quoted on purpose: their $names are jq's.
+# shellcheck disable=SC2034,SC2154,SC2004,SC2016
+
+# shellcheck source=tests/kube/kube.env
+. "$root/tests/kube/kube.env"
+NS=mm2
+KW=$W/kube
+SVC_IP=198.18.21.80
+kc() { timeout 120 "$KUBE_BIN/kubectl" -n "$NS" "$@"; }
+
+declare -A PIP=() SEEN=() READY_SEEN=() TERM_SEEN=() STOP_SEEN=() RESTARTS=()
+wip() { # POD: its IP (cached: a pod keeps its IP for life)
+  [ -n "${PIP[$1]:-}" ] || PIP[$1]=$(kc get pod "$1" -o jsonpath='{.status.podIP}')
+  printf '%s' "${PIP[$1]}"
+}
+wname() { printf '%s' "$1"; }
+
+# ms RFC3339: milliseconds since the epoch (the API's times have whole seconds).
+ms() { printf '%s000' "$(date -u -d "$1" +%s)"; }
+
+# event_at MS KIND key=value...: an event at the API's time, not the script's.
+event_at() {
+  local t=$1 kind=$2 kv k v args=()
+  shift 2
+  for kv in "$@"; do
+    k=${kv%%=*} v=${kv#*=}
+    if [ -n "$v" ] && jq . >/dev/null 2>&1 <<<"$v"; then args+=(--argjson "$k" "$v"); else args+=(--arg "$k" "$v"); fi
+  done
+  jq -nc --arg kind "$kind" --argjson t "$t" "${args[@]}" '$ARGS.named + {t: $t, kind: $kind}' >>"$W/events.jsonl"
+}
+
+backend_check() {
+  [ -x "$root/tests/kube/cluster.sh" ] || die "tests/kube/cluster.sh is missing" 3
+}
+
+# pods_up: the cluster, the bed's brokers, the overlay (the Job suspended), 3 Ready pods.
+pods_up() {
+  mkdir -p "$KW"
+  timeout 1800 "$root/tests/kube/cluster.sh" up >"$LOGS/cluster-up.log" 2>&1 ||
+    { tail -n 20 "$LOGS/cluster-up.log" >&2; die "the test cluster did not come up"; }
+  timeout 300 "$BED" up 0 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed's brokers did not come up"; }
+  # Applied from a pipe: the overlay's test Secret is never written into the run's files.
+  timeout 60 kubectl kustomize "$root/k8s/overlays/kube-e2e" |
+    kc apply --server-side --field-manager=mm2kit-rehearsal -f - >"$KW/apply.out" 2>"$KW/apply.err" ||
+    die "the overlay was not applied: $(cat "$KW/apply.err")"
+  [ ! -s "$KW/apply.err" ] || log "apply said: $(tr '\n' ' ' <"$KW/apply.err")"
+  timeout 900 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch \
+    --output-watch-events -o json >"$KW/pods-watch.json" 2>"$KW/pods-watch.err" &
+  BG_PIDS+=("$!")
+  follow "bed up" 300
+  operator_pod
+}
+
+# backend_down: the namespace's events kept, the cluster and the bed removed.
+backend_down() {
+  kc get events -o json >"$KW/events.json" 2>/dev/null || true
+  timeout 300 "$root/tests/kube/cluster.sh" down >"$LOGS/cluster-down.log" 2>&1 || true
+  timeout 300 "$BED" down >/dev/null 2>&1 || true
+}
+
+deployment_done() {
+  kc get deployment mm2-connect -o json | jq -e '.status.readyReplicas == 3 and .status.updatedReplicas == 3
+    and .status.replicas == 3 and .status.observedGeneration == .metadata.generation' >/dev/null 2>&1 &&
+    [ "$(kc get pods -l app.kubernetes.io/component=worker -o json |
+      jq '[.items[] | select(.metadata.deletionTimestamp != null)] | length')" = 0 ]
+}
+
+# follow PHASE SECONDS: until the Deployment is complete and no pod is going, record what
+# the API says of each worker pod: created (start), Ready (ready), deleted (sigterm, at
+# deletionTimestamp - grace), its container's end (stopped), a container restart.
+follow() {
+  local phase=$1 end=$((SECONDS + $2)) pods p st ready del grace fin code rc started leader parts
+  while :; do
+    pods=$(kc get pods -l app.kubernetes.io/component=worker -o json) || pods='{"items":[]}'
+    while IFS=$'\t' read -r p st ready del grace fin code rc started; do
+      [ -n "$p" ] || continue
+      if [ -z "${SEEN[$p]:-}" ]; then
+        SEEN[$p]=1 RESTARTS[$p]=0 GEN[$p]=1
+        DELAY[$p]=$(pod_delay "$p")
+        event_at "$(ms "$st")" start worker="$p" ip="$(wip "$p")" delay_ms="${DELAY[$p]}"
+      fi
+      if [ "$rc" != "${RESTARTS[$p]}" ] && [ "$rc" != null ]; then
+        RESTARTS[$p]=$rc GEN[$p]=$((${GEN[$p]} + 1)) READY_SEEN[$p]=
+        event_at "$(ms "$started")" start worker="$p" ip="$(wip "$p")" delay_ms="${DELAY[$p]}" restart="$rc"
+      fi
+      if [ "$ready" != null ] && [ -z "${READY_SEEN[$p]:-}" ] && [ "$del" = null ]; then
+        READY_SEEN[$p]=1
+        ACTIVE+=("$p")
+        event_at "$(ms "$ready")" ready worker="$p"
+      fi
+      if [ "$del" != null ] && [ -z "${TERM_SEEN[$p]:-}" ]; then
+        TERM_SEEN[$p]=1
+        forget "$p"
+        leader=$(leader_index)
+        parts=$(owned_partitions "$(wip "$p")")
+        event_at "$(($(ms "$del") - grace * 1000))" sigterm worker="$p" phase="$phase" \
+          leader="$([ "$leader" = "$p" ] && echo true || echo false)" leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
+        log "  SIGTERM $p ($([ "$leader" = "$p" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
+        save_pod_log "$p"
+      fi
+      if [ "$fin" != null ] && [ -n "${TERM_SEEN[$p]:-}" ] && [ -z "${STOP_SEEN[$p]:-}" ]; then
+        STOP_SEEN[$p]=1
+        event_at "$(ms "$fin")" stopped worker="$p" exit_code="$code" \
+          stop_ms="$(($(ms "$fin") - $(ms "$del") + grace * 1000))"
+      fi
+    done < <(jq -r '.items[] | [.metadata.name, .metadata.creationTimestamp,
+        ([.status.conditions[]? | select(.type == "Ready" and .status == "True") | .lastTransitionTime][0] // null),
+        (.metadata.deletionTimestamp // null), (.metadata.deletionGracePeriodSeconds // 0),
+        (.status.containerStatuses[0].state.terminated.finishedAt // null),
+        (.status.containerStatuses[0].state.terminated.exitCode // null),
+        (.status.containerStatuses[0].restartCount // null),
+        (.status.containerStatuses[0].state.running.startedAt // null)] | map(tostring) | @tsv' <<<"$pods")
+    deployment_done && break
+    [ $SECONDS -lt $end ] || die "$phase: the Deployment was not complete within $2 s: $(kc get pods -o wide 2>&1 | tr '\n' ';')"
+    sleep 1
+  done
+  stops_from_watch
+}
+
+# stops_from_watch: a deleted pod's end as the watch saw it, when follow's polls missed it.
+stops_from_watch() {
+  local p line
+  for p in "${!TERM_SEEN[@]}"; do
+    [ -z "${STOP_SEEN[$p]:-}" ] || continue
+    line=$(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p and .status.containerStatuses[0].state.terminated)] | last
+      | select(.) | [.status.containerStatuses[0].state.terminated.finishedAt, .status.containerStatuses[0].state.terminated.exitCode,
+        .metadata.deletionTimestamp, .metadata.deletionGracePeriodSeconds] | map(tostring) | @tsv' "$KW/pods-watch.json" 2>/dev/null) || continue
+    [ -n "$line" ] || continue
+    IFS=$'\t' read -r fin code del grace <<<"$line"
+    STOP_SEEN[$p]=1
+    event_at "$(ms "$fin")" stopped worker="$p" exit_code="$code" stop_ms="$(($(ms "$fin") - $(ms "$del") + grace * 1000))"
+  done
+}
+
+pod_delay() { # POD: the scheduled.rebalance.max.delay.ms its worker runs with
+  local d
+  d=$(kc get pod "$1" -o json | jq -r '.spec.containers[0].env[]? | select(.name == "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS") | .value')
+  [ -n "$d" ] || d=$OVERLAY_DELAY
+  printf '%s' "$d"
+}
+
+leader_index() { # the pod whose IP the newest assignment names as the leader
+  local p line='' ip
+  for p in "${ACTIVE[@]}"; do
+    line=$(kc logs --tail 5000 "$p" 2>/dev/null | grep -o "leaderUrl='http://[0-9.]*:8088/'" | tail -n 1) || true
+    [ -n "$line" ] && break
+  done
+  ip=${line#leaderUrl=\'http://}
+  ip=${ip%%:*}
+  for p in "${ACTIVE[@]}"; do [ "$(wip "$p")" = "$ip" ] && { printf '%s' "$p"; return 0; }; done
+}
+
+settled() { # SECONDS: no live pod logged a rebalance step in the last SECONDS
+  local p
+  for p in "${ACTIVE[@]}"; do
+    if kc logs --since "${1}s" "$p" 2>&1 | grep -qE 'Rebalance started|Joined group|Finished starting connectors and tasks'; then
+      return 1
+    fi
+  done
+}
+
+save_pod_log() { # POD: its log (and the previous container's, after a restart)
+  kc logs "$1" >"$LOGS/$1.${GEN[$1]:-1}.log" 2>&1 || true
+  [ "${RESTARTS[$1]:-0}" = 0 ] || kc logs --previous "$1" >"$LOGS/$1.$((${GEN[$1]:-1} - 1)).log" 2>&1 || true
+}
+
+# roll PHASE DELAY: a rolling update by the Deployment controller, its new pods with DELAY.
+roll() {
+  local phase=$1 d=$2 leader cur
+  leader=$(leader_index)
+  event phase name="$phase" start=true delay_ms="$d" leader_delay_ms="$(delay_of "$leader")"
+  log "$phase: the Deployment replaces ${#ACTIVE[@]} pods (new pods: scheduled.rebalance.max.delay.ms=$d; the leader's: $(delay_of "$leader"))"
+  cur=$(kc get deployment mm2-connect -o json |
+    jq -r '.spec.template.spec.containers[0].env[]? | select(.name == "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS") | .value')
+  if [ "$cur" = "$d" ]; then
+    kc rollout restart deployment/mm2-connect >/dev/null
+  else
+    kc set env deployment/mm2-connect "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$d" >/dev/null
+  fi
+  sleep 2
+  follow "$phase" 900
+  leader=$(leader_index)
+  wait_tasks $(($(delay_of "$leader" "$d") / 1000 + 180))
+  sleep 5
+  event phase name="$phase" end=true
+}
+
+# kills PHASE N: SIGKILL to a worker container's process (a member running a task, the
+# leader, ...); the kubelet restarts the container in the same pod; Ready, the tasks back.
+kills() {
+  local phase=$1 n=$2 k leader victim p parts cid before
+  event phase name="$phase" start=true
+  log "$phase: $n hard kill(s)"
+  for ((k = 1; k <= n; k++)); do
+    wait_settled "$SETTLE" 120
+    leader=$(leader_index)
+    victim=
+    if [ $((k % 2)) = 0 ]; then
+      victim=$leader
+    else
+      for p in "${ACTIVE[@]}"; do
+        parts=$(owned_partitions "$(wip "$p")")
+        if [ "$p" != "$leader" ] && [ "$(jq length <<<"$parts")" -gt 0 ]; then victim=$p; break; fi
+      done
+    fi
+    [ -n "$victim" ] || victim=${ACTIVE[0]}
+    parts=$(owned_partitions "$(wip "$victim")")
+    cid=$(kc get pod "$victim" -o jsonpath='{.status.containerStatuses[0].containerID}')
+    before=$(kc get pod "$victim" -o jsonpath='{.status.containerStatuses[0].restartCount}')
+    event sigkill worker="$victim" phase="$phase" leader="$([ "$leader" = "$victim" ] && echo true || echo false)" \
+      leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
+    save_pod_log "$victim"
+    timeout 60 ctr -a "$KUBE_DIR/containerd/containerd.sock" -n k8s.io tasks kill -s SIGKILL "${cid#containerd://}" >/dev/null ||
+      die "could not kill the container of $victim"
+    log "  SIGKILL $victim ($([ "$leader" = "$victim" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
+    forget "$victim"
+    local end=$((SECONDS + 120))
+    until [ "$(kc get pod "$victim" -o jsonpath='{.status.containerStatuses[0].restartCount}')" != "$before" ]; do
+      [ $SECONDS -lt $end ] || die "the kubelet did not restart $victim within 120 s"
+      sleep 1
+    done
+    kc wait --for=condition=Ready "pod/$victim" --timeout=300s >/dev/null || die "$victim was not Ready again within 300 s"
+    follow "$phase" 300
+    wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+    sleep 5
+  done
+  event phase name="$phase" end=true
+}
+
+# evict PHASE: the Eviction API on a member running tasks (a node drain); the Deployment's
+# replacement; the delay in force runs its full course.
+evict() {
+  local phase=$1 leader victim='' p parts code
+  wait_settled "$SETTLE" 120
+  leader=$(leader_index)
+  event phase name="$phase" start=true leader_delay_ms="$(delay_of "$leader")"
+  log "$phase: one member evicted (the leader's delay: $(delay_of "$leader"))"
+  for p in "${ACTIVE[@]}"; do
+    parts=$(owned_partitions "$(wip "$p")")
+    if [ "$p" != "$leader" ] && [ "$(jq length <<<"$parts")" -gt 0 ]; then victim=$p; break; fi
+  done
+  [ -n "$victim" ] || die "no member other than the leader runs a task"
+  code=$(curl -s -m 30 -o "$KW/evict.json" -w '%{http_code}' --cacert "$KUBE_DIR/pki/ca.crt" \
+    --cert "$KUBE_DIR/pki/admin.crt" --key "$KUBE_DIR/pki/admin.key" -H 'Content-Type: application/json' \
+    -X POST "https://$KUBE_NODE_IP:$KUBE_API_PORT/api/v1/namespaces/$NS/pods/$victim/eviction" \
+    -d "{\"apiVersion\": \"policy/v1\", \"kind\": \"Eviction\", \"metadata\": {\"name\": \"$victim\", \"namespace\": \"$NS\"}}")
+  [ "$code" = 201 ] || die "the eviction of $victim answered $code: $(cat "$KW/evict.json")"
+  follow "$phase" 600
+  wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+  sleep 5
+  event phase name="$phase" end=true
+}
+
+# operator_pod: the Job's pod template (less its Job's labels and the plan) sleeping; oj runs
+# mm2-offsets in it with the Job's files, Secret and identity.
+operator_pod() {
+  kc get job mm2-offsets-apply -o json | jq '{apiVersion: "v1", kind: "Pod",
+    metadata: {name: "mm2-operator",
+      labels: (.spec.template.metadata.labels | with_entries(select(.key | startswith("app.kubernetes.io/"))))},
+    spec: (.spec.template.spec | .terminationGracePeriodSeconds = 1
+      | .containers[0].command = ["sleep", "86400"] | del(.containers[0].args)
+      | .volumes |= map(select(.name != "plan")) + [{name: "work", emptyDir: {sizeLimit: "64Mi"}}]
+      | .containers[0].volumeMounts |= map(select(.name != "plan")) + [{name: "work", mountPath: "/work"}]
+      | .containers[0].workingDir = "/work")}' >"$KW/operator.json"
+  kc apply --server-side --field-manager=mm2kit-rehearsal -f "$KW/operator.json" >/dev/null
+  kc wait --for=condition=Ready pod/mm2-operator --timeout=120s >/dev/null || die "the operator's pod was not Ready"
+}
+
+# oj STEP ARGS...: mm2-offsets ARGS in the operator's pod; its /work copied to CUT after.
+oj() {
+  local step=$1 t0 rc=0
+  shift
+  t0=$(now_ms)
+  timeout 300 "$KUBE_BIN/kubectl" -n "$NS" exec mm2-operator -- mm2-offsets "$@" >"$CUT/$step.out" 2>"$CUT/$step.err" || rc=$?
+  STEP_MS[$step]=$(($(now_ms) - t0))
+  kc exec mm2-operator -- tar -C /work -cf - . | tar -C "$CUT" -xf -
+  event step name="$step" rc="$rc" ms="${STEP_MS[$step]}" t0="$t0"
+  return "$rc"
+}
+
+# run_job: the reviewed plan as the ConfigMap the Job mounts, the Job resumed, to its end.
+run_job() {
+  local pod
+  kc create configmap mm2-offsets-plan --from-file=plan.json="$CUT/plan.json" >/dev/null
+  kc patch job mm2-offsets-apply --type=merge -p '{"spec":{"suspend":false}}' >/dev/null
+  local end=$((SECONDS + 300))
+  until [ -n "$(kc get job mm2-offsets-apply -o jsonpath='{.status.succeeded}{.status.failed}')" ]; do
+    [ $SECONDS -lt $end ] || break
+    sleep 1
+  done
+  pod=$(kc get pods -l batch.kubernetes.io/job-name=mm2-offsets-apply -o jsonpath='{.items[0].metadata.name}')
+  kc logs "$pod" >"$CUT/job.log" 2>&1 || true
+  # The pod's log holds stdout and stderr together: the reports are the JSON lines.
+  grep '^{' "$CUT/job.log" >"$CUT/job.out" || true
+  grep -v '^{' "$CUT/job.log" >"$CUT/job.err" || true
+  [ "$(kc get job mm2-offsets-apply -o jsonpath='{.status.succeeded}')" = 1 ]
+}
+
+# pod_facts POD: "UID:GID READ_ONLY_ROOT CapEff:... LOGFILES" as the API and the pod say.
+pod_facts() {
+  local sc capeff files
+  sc=$(kc get pod "$1" -o jsonpath='{.spec.containers[0].securityContext.runAsUser}:{.spec.containers[0].securityContext.runAsGroup} {.spec.containers[0].securityContext.readOnlyRootFilesystem}')
+  capeff=$(kc exec "$1" -- sh -c 'grep -E "^CapEff:" /proc/1/status | tr -d "\t "')
+  files=$(kc exec "$1" -- sh -c 'find /tmp -name "*.log" | wc -l')
+  printf '%s %s %s' "$sc" "$capeff" "$files"
+}
