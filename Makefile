@@ -279,6 +279,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory rehearsal-short
+	$(Q)$(MAKE) --no-print-directory alerts-e2e
 	$(Q)$(MAKE) --no-print-directory compat-39
 
 clean:
