@@ -1,7 +1,8 @@
 # mm2kit: one plain GNU Makefile (STYLE habit 10).
 #   make            build the binaries into build/
 #   make test       everything CI runs: deps, lint, unit + cli (plain and
-#                   ASan+UBSan), the image and the e2e tests on the real bed
+#                   ASan+UBSan), the image, the e2e tests on the real bed and
+#                   the manifests on a real Kubernetes (kube-e2e)
 #   make V=1 ...    show the commands
 # CFLAGS/LDFLAGS are yours; the required flags are appended.
 
@@ -278,6 +279,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 	$(Q)$(MAKE) --no-print-directory memcheck
 	$(Q)$(MAKE) --no-print-directory e2e
+	$(Q)$(MAKE) --no-print-directory kube-e2e
 	$(Q)$(MAKE) --no-print-directory rehearsal-short
 	$(Q)$(MAKE) --no-print-directory alerts-e2e
 	$(Q)$(MAKE) --no-print-directory compat-39
