@@ -616,14 +616,14 @@ def cmd_sample(a):
             now = time.monotonic()
             # A consumer that lost its broker (a TARGET restart) was seen to fetch nothing
             # ever after: one that has read nothing for 10 s while the target holds records
-            # past it is replaced, reading on from where it was.
+            # past it, or that cannot tell, is replaced, reading on from where it was.
             if now - last_msg > 10 and now >= next_stall:
                 next_stall = now + 10
                 try:
                     ahead = any(tgt.get_watermark_offsets(TopicPartition(t, q), timeout=5, cached=False)[1] > max(o, 0)
                                 for (t, q), o in zip(parts, nxt))
                 except KafkaException:
-                    ahead = False
+                    ahead = True  # the stuck consumer could not even ask: replace it as well
                 if ahead:
                     print(f"{PROG}: sample: the target consumer read nothing for {now - last_msg:.0f} s with records "
                           "to read; replacing it", file=sys.stderr)
