@@ -830,26 +830,6 @@ def cmd_acl_add(a):
     return 0
 
 
-def cmd_topic_config(a):
-    """Sets topic configs NAME=VALUE (incremental: the others stay), e.g. a
-    min.insync.replicas above the replica count, so the broker refuses every
-    acks=all write with the retriable NOT_ENOUGH_REPLICAS."""
-    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry
-    entries = []
-    for kv in a.set:
-        k, sep, v = kv.partition("=")
-        if not sep:
-            fail(2, f'topic config "{kv}" must be NAME=VALUE')
-        entries.append(ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET))
-    admin = AdminClient(conf(a.bootstrap))
-    res = ConfigResource(ResourceType.TOPIC, a.topic, incremental_configs=entries)
-    try:
-        admin.incremental_alter_configs([res], request_timeout=a.timeout)[res].result(timeout=a.timeout)
-    except KafkaException as e:
-        fail(5, f"alter configs of topic {a.topic}: {e}")
-    return 0
-
-
 def cmd_watch(a):
     """Polls the sum of a topic's log ends every --interval s until it reaches --count: prints
     JSON with the epoch ms of the start, of the first poll that saw a record and of the one
@@ -943,9 +923,6 @@ def main():
     wa = sub.add_parser("watch"); wa.add_argument("--bootstrap", required=True)
     wa.add_argument("--topic", required=True); wa.add_argument("--count", type=int, required=True)
     wa.add_argument("--interval", type=float, default=0.1); wa.add_argument("--timeout", type=float, default=600)
-    tc = sub.add_parser("topic-config"); tc.add_argument("--bootstrap", required=True)
-    tc.add_argument("--topic", required=True); tc.add_argument("--set", action="append", required=True)
-    tc.add_argument("--timeout", type=float, default=30)
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
@@ -953,7 +930,7 @@ def main():
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
             "txn-open": cmd_txn_open, "produce-loop": cmd_produce_loop, "sample": cmd_sample,
             "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add,
-            "watch": cmd_watch, "topic-config": cmd_topic_config}[a.cmd](a)
+            "watch": cmd_watch}[a.cmd](a)
 
 
 if __name__ == "__main__":
