@@ -75,7 +75,8 @@ SRC=$BED_SRC_BOOTSTRAP TGT=$BED_TGT_BOOTSTRAP
 
 log() { printf 'faults: %s\n' "$*" | tee -a "$W/faults.log" >&2; }
 die() { printf 'faults: error: %s\n' "$1" | tee -a "$W/faults.log" >&2; exit "${2:-4}"; }
-now_ms() { date +%s%3N; }
+# shellcheck source=tests/rehearsal/runlib.bash
+. "$root/tests/rehearsal/runlib.bash"
 
 [ -x "$KPY" ] || { printf 'faults: error: the bed'"'"'s Python tools are missing; run make deps\n' >&2; exit 3; }
 for t in nsenter iptables jq curl; do
@@ -115,22 +116,6 @@ mkdir -p "$W" "$LOGS" "$W/ctl" "$W/job"
 trap finish EXIT
 T_START=$(now_ms)
 log "runs $runs per fault, ${only:-every fault}; $RATE records/s; bed $BED_NAME on $BED_SUBNET, files in $W"
-
-event() { # KIND key=value... (values that parse as JSON stay JSON)
-  local kind=$1 kv k v args=()
-  shift
-  for kv in "$@"; do
-    k=${kv%%=*} v=${kv#*=}
-    if [ -n "$v" ] && jq . >/dev/null 2>&1 <<<"$v"; then args+=(--argjson "$k" "$v"); else args+=(--arg "$k" "$v"); fi
-  done
-  jq -nc --arg kind "$kind" --argjson t "$(now_ms)" "${args[@]}" '$ARGS.named + {t: $t, kind: $kind}' >>"$W/events.jsonl"
-}
-
-check() { # NAME OK(0|1) DETAIL
-  jq -nc --arg name "$1" --argjson ok "$([ "$2" = 0 ] && echo true || echo false)" --arg detail "$3" \
-    '{name: $name, ok: $ok, detail: $detail}' >>"$W/checks.jsonl"
-  [ "$2" = 0 ] || log "check failed: $1: $3"
-}
 
 # ---- the bed ----------------------------------------------------------------------------------
 WORKERS=(1 2 3)

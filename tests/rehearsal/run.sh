@@ -78,7 +78,8 @@ fi
 
 log() { printf 'rehearsal: %s\n' "$*" | tee -a "$W/rehearsal.log" >&2; }
 die() { printf 'rehearsal: error: %s\n' "$1" | tee -a "$W/rehearsal.log" >&2; exit "${2:-4}"; }
-now_ms() { date +%s%3N; }
+# shellcheck source=tests/rehearsal/runlib.bash
+. "$here/runlib.bash"
 
 if [ ! -x "$KPY" ] || [ ! -x "$LPY" ]; then
   printf 'rehearsal: error: the bed'"'"'s Python tools are missing; run make deps\n' >&2
@@ -123,24 +124,8 @@ trap finish EXIT
 T_START=$(now_ms)
 log "mode $mode: $RATE records/s, $KILLS hard kill(s); bed $BED_NAME on $BED_SUBNET, files in $W"
 
-event() { # KIND key=value... (values that parse as JSON stay JSON)
-  local kind=$1 kv k v args=()
-  shift
-  for kv in "$@"; do
-    k=${kv%%=*} v=${kv#*=}
-    if [ -n "$v" ] && jq . >/dev/null 2>&1 <<<"$v"; then args+=(--argjson "$k" "$v"); else args+=(--arg "$k" "$v"); fi
-  done
-  jq -nc --arg kind "$kind" --argjson t "$(now_ms)" "${args[@]}" '$ARGS.named + {t: $t, kind: $kind}' >>"$W/events.jsonl"
-}
-
 # is_ok COMMAND...: prints 0 when COMMAND succeeds, else 1 (for check, and safe under set -e).
 is_ok() { if "$@" >/dev/null 2>&1; then echo 0; else echo 1; fi; }
-
-check() { # NAME OK(0|1) DETAIL: one acceptance check, for the report
-  jq -nc --arg name "$1" --argjson ok "$([ "$2" = 0 ] && echo true || echo false)" --arg detail "$3" \
-    '{name: $name, ok: $ok, detail: $detail}' >>"$W/checks.jsonl"
-  [ "$2" = 0 ] || log "check failed: $1: $3"
-}
 
 # ---- the rendered Kubernetes files ------------------------------------------------------------
 RENDER=$W/k8s-bed.yaml
