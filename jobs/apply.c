@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "job.h"
+#include "past.h"
 #include "mm2_artifact.h"
 #include "mm2_json.h"
 
 static void usage(FILE *out)
 {
-    fprintf(out, "Usage: " PROG " apply --config FILE --plan FILE [--backup FILE] [--report FILE]\n"
+    fprintf(out, "Usage: " PROG " apply --config FILE --plan FILE [--backup FILE] [--report FILE] "
+                 "[--replace-stale-offsets]\n"
                  "Re-checks the plan against the clusters (cluster ids, partition counts, every\n"
                  "replicated topic planned, log start <= C) and Connect (GET / reports the target\n"
                  "cluster), creates the connector with \"initial_state\": \"STOPPED\" or finds it\n"
@@ -20,6 +22,12 @@ static void usage(FILE *out)
                  "PATCH /connectors/NAME/offsets (retrying HTTP 409), then verifies. Running it\n"
                  "again on an unchanged STOPPED connector changes nothing and verifies. It never\n"
                  "resumes the connector. The verify report goes to stdout.\n"
+                 "Connect keeps the offsets of a deleted connector: when the connector apply\n"
+                 "created holds offsets past the plan, they are an earlier connector's, and going\n"
+                 "back to the plan copies the records in between again. apply names them, deletes\n"
+                 "the connector it created and changes nothing else, unless\n"
+                 "--replace-stale-offsets is given: then it writes the plan over them (the backup\n"
+                 "keeps them) and the report lists them.\n"
                  "\n"
                  "Options:\n"
                  "  -c, --config FILE  the migration INI file\n"
@@ -27,6 +35,10 @@ static void usage(FILE *out)
                  "  -b, --backup FILE  where to write the backup of the connector's offsets\n"
                  "                     (backup-NAME-UTCTIME.json in the current directory)\n"
                  "  -r, --report FILE  also write the verify report there\n"
+                 "  -S, --replace-stale-offsets\n"
+                 "                     write the plan over offsets past it that an earlier\n"
+                 "                     connector of that name left (only for a connector this\n"
+                 "                     apply creates)\n"
                  "  -q, --quiet        no progress lines\n"
                  "  -v, --verbose      debug detail too\n"
                  "  -h, --help         this text\n"
@@ -88,10 +100,10 @@ static enum mm2_status create_stopped(struct job *j, const struct mm2_plan *plan
 
 static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
                                     const struct mm2_source_offsets *o, const char *path,
-                                    struct mm2_error *err)
+                                    char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err)
 {
     cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-    char now[32], digest[MM2_DIGEST_TEXT_LEN + 1];
+    char now[32];
     enum mm2_status st;
 
     if (root == NULL || arr == NULL) {
@@ -104,11 +116,11 @@ static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
     cJSON_AddStringToObject(root, "tool", PROG " " MM2KIT_VERSION);
     cJSON_AddStringToObject(root, "created", now);
     cJSON_AddStringToObject(root, "plan_digest", plan->digest);
-    cJSON_AddStringToObject(root, "source_cluster_id", plan->source_cluster);
-    cJSON_AddStringToObject(root, "target_cluster_id", plan->target_cluster);
-    cJSON_AddStringToObject(root, "connector", plan->connector);
-    cJSON_AddStringToObject(root, "source_alias", plan->alias);
-    cJSON_AddStringToObject(root, "config_digest", plan->config_digest);
+    if (job_add_migration(root, plan, err) != MM2_OK) {
+        cJSON_Delete(root);
+        cJSON_Delete(arr);
+        return MM2_UNEXPECTED;
+    }
     cJSON_AddItemToObject(root, "offsets", arr);
     for (size_t i = 0; i < o->n; i++) {
         cJSON *e = cJSON_CreateObject();
@@ -130,119 +142,129 @@ static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
     return st;
 }
 
-/* Refuses when the existing offsets show the connector moved past the plan; *same is true when
- * they equal the plan already (nothing to PATCH). */
-static void progressed(const struct mm2_plan *plan, const struct mm2_source_offsets *o, bool *same,
-                       struct mm2_refusals *r)
+/* What apply's report adds to verify's: the backup, and what --replace-stale-offsets replaced. */
+static enum mm2_status report_extras(cJSON *report, const char *backup, const char *digest,
+                                     cJSON *replaced)
 {
-    *same = true;
-    for (size_t i = 0; i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        const struct mm2_source_offset *x =
-            mm2_source_offsets_find(o, plan->alias, e->topic, e->partition);
-        if (e->action == MM2_ACT_OFFSET) {
-            *same = *same && x != NULL && x->offset == e->m;
-            if (x != NULL && x->offset > e->m)
-                mm2_refuse(r,
-                           "%s-%d: connector %s has offset %lld, past the plan's %lld: it has "
-                           "run since the export, and this plan would rewind it and copy %lld "
-                           "records again; export and plan again [rule progressed]",
-                           e->topic, (int)e->partition, plan->connector, (long long)x->offset,
-                           (long long)e->m, (long long)(x->offset - e->m));
-        } else {
-            *same = *same && x == NULL;
-            if (x != NULL)
-                mm2_refuse(r,
-                           "%s-%d: connector %s has offset %lld where the plan starts at the "
-                           "log start (C=%lld): it has run since the export; export and plan "
-                           "again [rule progressed]",
-                           e->topic, (int)e->partition, plan->connector, (long long)x->offset,
-                           (long long)e->c);
-        }
+    cJSON *b = cJSON_AddObjectToObject(report, "backup");
+
+    if (b == NULL || cJSON_AddStringToObject(b, "file", backup) == NULL ||
+        cJSON_AddStringToObject(b, "digest", digest) == NULL) {
+        cJSON_Delete(replaced);
+        return MM2_UNEXPECTED;
     }
+    if (replaced == NULL)
+        replaced = cJSON_CreateArray();
+    if (replaced == NULL || !cJSON_AddItemToObject(report, "replaced_stale_offsets", replaced)) {
+        cJSON_Delete(replaced);
+        return MM2_UNEXPECTED;
+    }
+    return MM2_OK;
 }
 
-static int run(struct job *j, const struct mm2_plan *plan, const char *backup, const char *report)
+static enum mm2_status patch(struct job *j, const struct mm2_plan *plan, struct mm2_error *err)
+{
+    char *body = mm2_plan_patch_body(plan);
+    long t1 = mm2_now_ms();
+    enum mm2_status st;
+
+    if (body == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    job_info(j, "PATCH /connectors/%s/offsets: %zu partitions, %zu bytes", plan->connector, plan->n,
+             strlen(body));
+    st = mm2_connect_patch_offsets(j->connect, plan->connector, body, strlen(body), err);
+    free(body);
+    if (st == MM2_OK)
+        job_info(j, "offsets written in %ld ms", mm2_now_ms() - t1);
+    return st;
+}
+
+/* The connector found STOPPED with the plan's config, or created so; *created when this run
+ * made it. Returns 0 or the exit code. */
+static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *created)
+{
+    struct mm2_refusals r = {0};
+    struct mm2_error err = {0};
+    bool exists = false;
+    int rc = MM2_OK;
+
+    *created = false;
+    if (job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+    } else if (r.n == 0 && exists) {
+        job_info(j, "connector %s exists, STOPPED with zero tasks and the plan's config",
+                 plan->connector);
+    } else if (r.n == 0) {
+        job_info(j, "creating connector %s STOPPED", plan->connector);
+        if (create_stopped(j, plan, created, &err) != MM2_OK)
+            rc = job_fail(j, &err);
+        /* it appeared meanwhile: judge it like any existing one */
+        else if (!*created && job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK)
+            rc = job_fail(j, &err);
+        else if (r.n == 0 && wait_stopped(j, plan->connector, &err) != MM2_OK)
+            rc = job_fail(j, &err);
+    }
+    if (rc == MM2_OK && r.n > 0)
+        rc = job_refused(j, &r, "Connect was not changed");
+    mm2_refusals_free(&r);
+    return rc;
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, const char *backup, const char *report,
+               bool replace)
 {
     struct mm2_refusals r = {0};
     struct mm2_source_offsets existing = {0};
     struct verify_result vr = {0};
     struct mm2_error err = {0};
-    bool exists = false, created = false, same = false;
+    struct past *past = calloc(plan->n + 1, sizeof(*past));
+    char backup_digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *replaced = NULL;
+    bool created = false, same = false;
+    size_t npast;
     int rc = MM2_OK;
     long t = mm2_now_ms();
 
+    if (past == NULL) {
+        rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+        goto out;
+    }
     if (job_recheck(j, plan, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
     job_phase(j, "re-check of the plan's facts", &t);
-    if (r.n == 0 && job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
-        rc = job_fail(j, &err);
-        goto out;
-    }
     if (r.n > 0) {
         rc = job_refused(j, &r, "Connect was not changed");
         goto out;
     }
-    if (!exists) {
-        job_info(j, "creating connector %s STOPPED", plan->connector);
-        if (create_stopped(j, plan, &created, &err) != MM2_OK) {
-            rc = job_fail(j, &err);
-            goto out;
-        }
-        if (!created) { /* it appeared meanwhile: judge it like any existing one */
-            if (job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
-                rc = job_fail(j, &err);
-                goto out;
-            }
-            if (r.n > 0) {
-                rc = job_refused(j, &r, "Connect was not changed");
-                goto out;
-            }
-        }
-        if (wait_stopped(j, plan->connector, &err) != MM2_OK) {
-            rc = job_fail(j, &err);
-            goto out;
-        }
-    } else {
-        job_info(j, "connector %s exists, STOPPED with zero tasks and the plan's config",
-                 plan->connector);
-    }
+    rc = find_or_create(j, plan, &created);
+    if (rc != MM2_OK)
+        goto out;
     job_phase(j, "the connector found or created STOPPED", &t);
     if (job_read_offsets(j, plan->connector, &existing, &err) != MM2_OK ||
-        write_backup(j, plan, &existing, backup, &err) != MM2_OK) {
+        write_backup(j, plan, &existing, backup, backup_digest, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
     job_phase(j, "backup of its offsets", &t);
-    progressed(plan, &existing, &same, &r);
-    if (r.n > 0) {
-        rc = job_refused(j, &r,
-                         created ? "the connector was created STOPPED (a deleted connector of "
-                                   "that name left its offsets); its offsets were not changed"
-                                 : "Connect was not changed");
-        goto out;
+    npast = past_plan(plan, &existing, past, &same);
+    if (npast > 0) {
+        rc = judge_past(j, plan, past, npast, created, replace, backup, &replaced);
+        if (rc != MM2_OK)
+            goto out;
+    } else if (created && existing.n > 0) {
+        job_info(j,
+                 "connector %s, just created, holds %zu offsets from an earlier connector of "
+                 "that name, none past the plan: the plan is written over them (backed up in "
+                 "%s)",
+                 plan->connector, existing.n, backup);
     }
     if (same) {
         job_info(j, "the connector's offsets already equal the plan; nothing to PATCH");
-    } else {
-        char *body = mm2_plan_patch_body(plan);
-        long t1 = mm2_now_ms();
-        enum mm2_status st;
-        if (body == NULL) {
-            rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-            goto out;
-        }
-        job_info(j, "PATCH /connectors/%s/offsets: %zu partitions, %zu bytes", plan->connector,
-                 plan->n, strlen(body));
-        st = mm2_connect_patch_offsets(j->connect, plan->connector, body, strlen(body), &err);
-        free(body);
-        if (st != MM2_OK) {
-            rc = job_fail(j, &err);
-            goto out;
-        }
-        job_info(j, "offsets written in %ld ms", mm2_now_ms() - t1);
+    } else if (patch(j, plan, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
     }
     job_phase(j, "PATCH", &t);
     if (job_verify(j, plan, &vr, &err) != MM2_OK) {
@@ -250,6 +272,12 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     job_phase(j, "verify", &t);
+    if (report_extras(vr.report, backup, backup_digest, replaced) != MM2_OK) {
+        replaced = NULL;
+        rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+        goto out;
+    }
+    replaced = NULL;
     if (job_report("verify report", vr.report, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
@@ -268,20 +296,24 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
              "resume --approve %s",
              vr.checked, plan->connector, plan->digest);
 out:
+    cJSON_Delete(replaced);
     cJSON_Delete(vr.report);
     mm2_source_offsets_free(&existing);
     mm2_refusals_free(&r);
+    free(past);
     return rc;
 }
 
 int cmd_apply(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *backup = NULL, *report = NULL;
+    bool replace = false;
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"plan", 'p', JOB_OPT_STRING, &plan_path},
         {"backup", 'b', JOB_OPT_STRING, &backup},
         {"report", 'r', JOB_OPT_STRING, &report},
+        {"replace-stale-offsets", 'S', JOB_OPT_FLAG, &replace},
     };
     struct mm2_plan plan = {0};
     char def_backup[MM2_ID_MAX + 64];
@@ -299,7 +331,7 @@ int cmd_apply(struct job *j, int argc, char **argv)
         (void)snprintf(def_backup, sizeof(def_backup), "backup-%s-%s.json", plan.connector, stamp);
         backup = def_backup;
     }
-    rc = run(j, &plan, backup, report);
+    rc = run(j, &plan, backup, report, replace);
     mm2_plan_free(&plan);
     return rc;
 }

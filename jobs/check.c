@@ -248,7 +248,11 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
     cJSON_AddStringToObject(root, "tool", PROG " " MM2KIT_VERSION);
     cJSON_AddStringToObject(root, "created", now);
     cJSON_AddStringToObject(root, "plan_digest", plan->digest);
-    cJSON_AddStringToObject(root, "connector", plan->connector);
+    if (job_add_migration(root, plan, &err) != MM2_OK) {
+        cJSON_Delete(root);
+        cJSON_Delete(rows);
+        return job_fail(j, &err);
+    }
     cJSON_AddItemToObject(root, "partitions", rows);
     for (size_t i = 0; i < plan->n; i++) {
         const struct mm2_pentry *e = &plan->entries[i];

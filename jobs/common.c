@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "mm2_artifact.h"
+#include "mm2_binding.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
@@ -268,7 +269,9 @@ int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan)
 {
     struct mm2_error err = {0};
     char digest[MM2_DIGEST_TEXT_LEN + 1];
+    struct mm2_binding b;
     cJSON *tree;
+    int rc;
 
     if (path == NULL)
         return job_usage_error(j, "--plan FILE is required (the plan.json that was reviewed)");
@@ -282,7 +285,11 @@ int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan)
     }
     cJSON_Delete(tree);
     memcpy(plan->digest, digest, sizeof(digest));
-    return MM2_OK;
+    mm2_binding_of_plan(plan, &b);
+    rc = job_bound(j, "plan", &b, plan->connect_version, "Connect was not touched");
+    if (rc != MM2_OK)
+        mm2_plan_free(plan);
+    return rc;
 }
 
 int job_load_plan(struct job *j, const char *config, const char *plan_path, struct mm2_plan *plan)
@@ -464,21 +471,6 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
         st = job_connect(j, err);
     if (st != MM2_OK)
         return st;
-    if (strcmp(j->conn.name, plan->connector) != 0 ||
-        strcmp(j->conn.digest, plan->config_digest) != 0) {
-        if (strcmp(j->conn.alias, plan->alias) != 0)
-            mm2_refuse(r,
-                       "the connector JSON's source.cluster.alias is \"%.100s\" but the plan's "
-                       "offsets are keyed by \"%.100s\"; MM2 would ignore them and start from "
-                       "auto.offset.reset [rule alias]",
-                       j->conn.alias, plan->alias);
-        else
-            mm2_refuse(r,
-                       "the connector JSON (%s, connector \"%.100s\") is not the one the plan "
-                       "was made with (%s, \"%.100s\"); plan again with it [rule "
-                       "connector-config]",
-                       j->conn.digest, j->conn.name, plan->config_digest, plan->connector);
-    }
     job_info(j, "re-checking the plan's facts: clusters, topics, partitions, log start");
     st = recheck_clusters(j, plan, &info, r, err);
     if (st == MM2_OK)
@@ -695,8 +687,11 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     cJSON_AddStringToObject(res->report, "tool", PROG " " MM2KIT_VERSION);
     cJSON_AddStringToObject(res->report, "created", now);
     cJSON_AddStringToObject(res->report, "plan_digest", plan->digest);
-    cJSON_AddStringToObject(res->report, "connector", plan->connector);
-    cJSON_AddStringToObject(res->report, "source_alias", plan->alias);
+    if (job_add_migration(res->report, plan, err) != MM2_OK) {
+        cJSON_Delete(list);
+        mm2_source_offsets_free(&offs);
+        return MM2_UNEXPECTED;
+    }
     cJSON_AddStringToObject(res->report, "state", s.exists ? s.state : "absent");
     cJSON_AddItemToObject(res->report, "tasks", mm2_json_int((int64_t)s.ntasks));
     cJSON_AddItemToObject(res->report, "checked", mm2_json_int((int64_t)res->checked));

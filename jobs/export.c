@@ -333,6 +333,8 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     if (mm2_kafka_cluster_id(j->target, &dl, ex->target_cluster, sizeof(ex->target_cluster),
                              &err) != MM2_OK)
         return job_fail(j, &err);
+    if (job_pins_hold(j, ex->source_cluster, ex->target_cluster) != MM2_OK)
+        return MM2_CONFIG;
     (void)snprintf(ex->connector, sizeof(ex->connector), "%s", j->conn.name);
     (void)snprintf(ex->alias, sizeof(ex->alias), "%s", j->conn.alias);
     memcpy(ex->config_digest, j->conn.digest, sizeof(ex->config_digest));

@@ -113,8 +113,28 @@ void job_utc_now(char *buf, size_t len);
 /* "20261202T153004Z" into buf (>= 17 bytes), for default file names. */
 void job_utc_stamp(char *buf, size_t len);
 
-/* Reads and checks the plan artifact at path. Returns 0 or the exit code. */
+/* Reads and checks the plan artifact at path, and that it is this INI's migration's (job_bound:
+ * exit 1 when not, before anything touches Connect). Returns 0 or the exit code. */
 int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan);
+
+struct mm2_binding;
+
+/* The artifact a (an "export" or a "plan", made when Connect ran kafka_version) against the
+ * migration of the INI in use (bind.c, lib/mm2_binding.h): the [flink] group.id, both cluster
+ * ids (pinned in the INI, or read from the clusters it names), the connector's name and config,
+ * and the topic set. Each mismatch is one "refused:" line, then a closing line ending in
+ * not_done. Returns 0 when it belongs, else the exit code (1; 3, 4 or 5 when a cluster id could
+ * not be read). */
+int job_bound(struct job *j, const char *what, const struct mm2_binding *a,
+              const char *kafka_version, const char *not_done);
+
+/* Adds the plan's migration to a backup or report, as its "migration" object. */
+enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan,
+                                  struct mm2_error *err);
+
+/* The cluster ids pinned in the INI ([source] / [target] cluster.id) against the ids the
+ * clusters answered: 0, or 3 after one error line per side that differs. */
+int job_pins_hold(struct job *j, const char *source_id, const char *target_id);
 
 /* Both at once, usage checked first: --config and --plan are required (exit 2 when missing),
  * then job_load and job_read_plan. Returns 0 or the exit code. */

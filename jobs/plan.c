@@ -1,12 +1,14 @@
 /* plan: C -> M = C - 1 for every exported partition, under every rule of DESIGN 3.3; refuses
  * with one line per problem and writes nothing, or writes the plan and prints its digest (the
- * value a person approves for resume). Talks to nothing: the export holds every fact. */
+ * value a person approves for resume). Talks to nothing but, for the cluster ids the INI does not
+ * pin, the clusters: the export holds every other fact. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "job.h"
 #include "mm2_artifact.h"
+#include "mm2_binding.h"
 
 static void usage(FILE *out)
 {
@@ -82,6 +84,15 @@ int cmd_plan(struct job *j, int argc, char **argv)
     cJSON_Delete(tree);
     tree = NULL;
     memcpy(ex.digest, digest, sizeof(digest));
+    {
+        struct mm2_binding b;
+        mm2_binding_of_export(&ex, &b);
+        rc = job_bound(j, "export", &b, ex.connect_version, "no plan written");
+        if (rc != MM2_OK) {
+            mm2_export_free(&ex);
+            return rc;
+        }
+    }
     /* The filter's defaults are those of the Kafka that Connect runs (read at export). */
     if (job_mirror(j, ex.connect_version, &err) != MM2_OK) {
         mm2_export_free(&ex);

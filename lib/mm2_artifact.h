@@ -13,29 +13,35 @@
 
 #include "mm2_digest.h"
 #include "mm2_err.h"
+#include "mm2_limits.h"
 
 #define MM2_KIND_EXPORT "mm2kit.export/v1"
 #define MM2_KIND_PLAN "mm2kit.plan/v1"
-#define MM2_KIND_BACKUP "mm2kit.backup/v1"
-#define MM2_KIND_VERIFY "mm2kit.verify/v1"
-#define MM2_KIND_CHECK "mm2kit.check/v1"
-#define MM2_ARTIFACT_MAX (512L * 1024L * 1024L)
+/* v2: the migration they belong to in a "migration" object (mm2_binding_add_json). */
+#define MM2_KIND_BACKUP "mm2kit.backup/v2"
+#define MM2_KIND_VERIFY "mm2kit.verify/v2"
+#define MM2_KIND_CHECK "mm2kit.check/v2"
 
 /* Replaces any "digest" member of tree by the digest of the rest, appended last, and copies it
  * into digest. MM2_UNEXPECTED when tree cannot be printed (a number that is not an integer). */
 enum mm2_status mm2_artifact_seal(cJSON *tree, char digest[MM2_DIGEST_TEXT_LEN + 1],
                                   struct mm2_error *err);
 
-/* Seals tree and writes it, pretty, to path (atomically). */
+/* Seals tree and writes it, pretty, to path (atomically). An artifact that would not pass the
+ * readers' caps (MM2_ARTIFACT_MAX bytes, MM2_JSON_VALUES_MAX values) is not written: MM2_CONFIG,
+ * since what mm2-offsets writes it must read back. */
 enum mm2_status mm2_artifact_write(const char *what, const char *path, cJSON *tree,
                                    char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
 
 /* The pretty text of a sealed tree (malloc'd), for stdout. NULL when out of memory. */
 char *mm2_artifact_text(const cJSON *tree);
 
-/* Reads path, checks that it is a JSON object whose "kind" is kind and whose digest matches its
+/* Reads path (at most MM2_ARTIFACT_MAX bytes and MM2_JSON_VALUES_MAX values, both checked before
+ * parsing), checks that it is a JSON object whose "kind" is kind and whose digest matches its
  * content; *out is the tree (digest member included), digest its digest. MM2_CONFIG otherwise,
- * naming the file and what is wrong. */
+ * naming the file and what is wrong: an artifact of another kind is named as what it is ("this
+ * is a backup of a connector's offsets (kind ...), not a plan: give the plan that 'mm2-offsets
+ * plan' wrote"). */
 enum mm2_status mm2_artifact_read(const char *what, const char *path, const char *kind, cJSON **out,
                                   char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
 

@@ -21,7 +21,7 @@ struct parse_state {
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
     bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
-        seen_mapping, seen_file;
+        seen_mapping, seen_file, seen_cluster_id[2];
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -304,6 +304,28 @@ static bool set_string(struct parse_state *st, bool *seen, const char *section, 
     return true;
 }
 
+/* [source] or [target] cluster.id: a Kafka cluster id (base64url of a UUID, 22 characters, in
+ * KRaft and ZooKeeper clusters alike), pinned so that artifacts are checked against it. */
+static void cluster_id_key(struct parse_state *st, const char *section, const char *value)
+{
+    bool target = strcmp(section, "target") == 0;
+    char **dst = target ? &st->c->target_cluster_id : &st->c->source_cluster_id;
+    size_t n = strlen(value);
+    bool ok = n > 0 && n < MM2_KAFKA_CLUSTER_ID_MAX;
+
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (value[i] >= 'a' && value[i] <= 'z') || (value[i] >= 'A' && value[i] <= 'Z') ||
+             (value[i] >= '0' && value[i] <= '9') || value[i] == '-' || value[i] == '_' ||
+             value[i] == '.';
+    if (!set_string(st, &st->seen_cluster_id[target], section, "cluster.id", value, dst))
+        return;
+    if (!ok)
+        mm2_problems_add(st->p,
+                         "%s: [%s] cluster.id must be a Kafka cluster id (1 to %d characters of "
+                         "[A-Za-z0-9._-], as kafka-cluster.sh cluster-id prints it), got \"%.70s\"",
+                         st->file, section, MM2_KAFKA_CLUSTER_ID_MAX - 1, value);
+}
+
 static void connect_key(struct parse_state *st, const char *key, const char *value)
 {
     struct mm2_config *c = st->c;
@@ -425,7 +447,10 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     if (secret_key(name))
         add_secret(st, value);
 
-    if (strcmp(section, "source") == 0) {
+    if ((strcmp(section, "source") == 0 || strcmp(section, "target") == 0) &&
+        strcmp(name, "cluster.id") == 0) {
+        cluster_id_key(st, section, value);
+    } else if (strcmp(section, "source") == 0) {
         add_prop(st, section, c->source, &c->nsource, name, value);
     } else if (strcmp(section, "target") == 0) {
         add_prop(st, section, c->target, &c->ntarget, name, value);
@@ -568,13 +593,13 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
         mm2_problems_add(p, "%s: cannot be parsed (inih error %d)", path, rc);
     if (st.bootstrap_failed[0])
         ; /* its ${env:} problem is said already */
-    else if (out->nsource == 0)
+    else if (out->nsource == 0 && !st.seen_cluster_id[0])
         mm2_problems_add(p, "%s: [source] is missing; it needs at least bootstrap.servers", path);
     else
         check_cluster(&st, "source", out->source, out->nsource);
     if (st.bootstrap_failed[1])
         ;
-    else if (out->ntarget == 0)
+    else if (out->ntarget == 0 && !st.seen_cluster_id[1])
         mm2_problems_add(p, "%s: [target] is missing; it needs at least bootstrap.servers", path);
     else
         check_cluster(&st, "target", out->target, out->ntarget);
@@ -637,6 +662,8 @@ void mm2_config_free(struct mm2_config *c)
     for (size_t i = 0; i < c->nsecrets; i++)
         free(c->secrets[i]);
     free(c->mapping);
+    free(c->source_cluster_id);
+    free(c->target_cluster_id);
     free(c->path);
     free(c->connect_url);
     free(c->group);

@@ -1,8 +1,10 @@
 /*
  * mm2_config: mm2-offsets' INI file (DESIGN 3.3), read with inih.
  *
- *   [source]     librdkafka properties of the SOURCE cluster (bootstrap.servers required)
- *   [target]     librdkafka properties of the TARGET cluster (bootstrap.servers required)
+ *   [source]     librdkafka properties of the SOURCE cluster (bootstrap.servers required), and
+ *                cluster.id (not passed to librdkafka): the cluster's id, pinned, so that
+ *                artifacts are checked against it without asking the cluster
+ *   [target]     the same for the TARGET cluster
  *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300)
  *   [flink]      group.id (required); rest.url + job.id (together); checkpoint.interval.seconds;
  *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas)
@@ -33,9 +35,9 @@
 #include "mm2_env.h"
 #include "mm2_err.h"
 #include "mm2_kafka.h"
+#include "mm2_limits.h"
 
 #define MM2_CONFIG_LINE_MAX 198 /* characters, without the newline (Debian's INI_MAX_LINE 200) */
-#define MM2_CONFIG_FILE_MAX (256 * 1024)
 #define MM2_CONFIG_PROPS_MAX 64
 #define MM2_CONFIG_SECRETS_MAX 16
 #define MM2_CONFIG_MAPPING_MAX 1024
@@ -51,6 +53,8 @@ struct mm2_config {
     size_t nsource;
     struct mm2_kv target[MM2_CONFIG_PROPS_MAX];
     size_t ntarget;
+    char *source_cluster_id; /* [source] cluster.id; NULL when not pinned */
+    char *target_cluster_id; /* [target] cluster.id; NULL when not pinned */
     char *connect_url;
     long request_timeout_ms;
     long retry_budget_ms;

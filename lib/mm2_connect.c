@@ -170,6 +170,14 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
         st = mm2_http_request(c->http, method, path, body, len, &dl, resp, err);
         if (st != MM2_OK)
             return mm2_error_prefix(err, "%s", what);
+        if (mm2_json_values(resp->body, resp->len) > MM2_JSON_VALUES_MAX) {
+            size_t n = mm2_json_values(resp->body, resp->len);
+            mm2_http_response_free(resp);
+            return mm2_error_set(err, MM2_UNEXPECTED,
+                                 "%s: the answer holds %zu JSON values, above the cap of %ld "
+                                 "(" MM2_LIMITS_WHY ")",
+                                 what, n, MM2_JSON_VALUES_MAX);
+        }
         if (resp->status != 409 && resp->status != 500)
             return MM2_OK;
         body_message(resp, msg, sizeof(msg));

@@ -16,6 +16,9 @@
  *     409 past the budget), MM2_UNEXPECTED for an answer that is not what the call expects
  *     (wrong status, body that is not the documented JSON), MM2_USAGE for a connector name this
  *     client will not put in a URL.
+ *   - An answer is capped (mm2_limits.h) at MM2_CONNECT_BODY_MAX bytes, refused as soon as it
+ *     passes them, and at MM2_JSON_VALUES_MAX JSON values, counted before it is parsed: both
+ *     MM2_UNEXPECTED.
  *   - Parsed results are owned by the caller and freed with the matching *_free (NULL-safe).
  *   - Offsets of a MirrorSourceConnector (MirrorUtils.wrapPartition / wrapOffset): partition
  *     {"cluster": alias, "topic": t, "partition": p}, offset {"offset": n}; an entry whose offset
@@ -34,8 +37,8 @@
 #include <stdint.h>
 
 #include "mm2_err.h"
+#include "mm2_limits.h"
 
-#define MM2_CONNECT_BODY_MAX (256L * 1024L * 1024L) /* offsets of 10^6 partitions fit */
 #define MM2_CONNECT_NAME_MAX 200
 
 struct mm2_connect;

@@ -11,8 +11,6 @@
 #include "mm2_plan.h"
 #include "mm2_plan_json.h"
 
-#define CONNECTOR_FILE_MAX (1024 * 1024)
-
 /* ---- the connector JSON ------------------------------------------------------------------ */
 
 /* True, with *dup set, when two members of obj share a key (cJSON keeps both). */
@@ -138,7 +136,7 @@ enum mm2_status mm2_connector_load(const char *path, struct mm2_connector *out,
                                    struct mm2_error *err)
 {
     cJSON *root;
-    enum mm2_status st = mm2_json_parse_file("connector", path, CONNECTOR_FILE_MAX, &root, err);
+    enum mm2_status st = mm2_json_parse_file("connector", path, MM2_CONNECTOR_FILE_MAX, &root, err);
 
     memset(out, 0, sizeof(*out));
     if (st != MM2_OK)

@@ -2,6 +2,7 @@
 #include "mm2_json.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,22 @@
 #include <unistd.h>
 
 #define READ_CHUNK 65536
+
+/* A regular file larger than max is refused from its size, before a byte of it is read: what
+ * is read is held whole, and a file of hundreds of MB would be killed by the Job's memory limit
+ * instead of refused. */
+static enum mm2_status size_ok(int fd, const char *what, const char *path, size_t max,
+                               struct mm2_error *err)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size <= (uintmax_t)max)
+        return MM2_OK; /* a pipe or a device: the reading loop below stops at max */
+    return mm2_error_set(err, MM2_CONFIG,
+                         "%s file %s is %jd bytes, above the cap of %zu bytes (" MM2_LIMITS_WHY
+                         "); check that it is the right file",
+                         what, path, (intmax_t)st.st_size, max);
+}
 
 enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
                               size_t *len, struct mm2_error *err)
@@ -26,6 +43,10 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
     if (fd < 0)
         return mm2_error_set(err, MM2_CONFIG, "cannot open %s file %s: %s", what, path,
                              strerror(errno));
+    if (size_ok(fd, what, path, max, err) != MM2_OK) {
+        close(fd);
+        return MM2_CONFIG;
+    }
     for (;;) {
         ssize_t r;
         if (n + READ_CHUNK + 1 > cap) {
@@ -61,8 +82,10 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
         if (n > max) {
             free(buf);
             close(fd);
-            return mm2_error_set(err, MM2_CONFIG, "%s file %s is larger than %zu bytes", what, path,
-                                 max);
+            return mm2_error_set(err, MM2_CONFIG,
+                                 "%s file %s is larger than the cap of %zu bytes (" MM2_LIMITS_WHY
+                                 "); check that it is the right file",
+                                 what, path, max);
         }
     }
     close(fd);
@@ -164,6 +187,15 @@ enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t m
     *out = NULL;
     if (st != MM2_OK)
         return st;
+    if (mm2_json_values(buf, len) > MM2_JSON_VALUES_MAX) {
+        size_t n = mm2_json_values(buf, len);
+        free(buf);
+        return mm2_error_set(
+            err, MM2_CONFIG,
+            "%s file %s holds %zu JSON values, above the cap of %ld (" MM2_LIMITS_WHY
+            "); check that it is the right file",
+            what, path, n, MM2_JSON_VALUES_MAX);
+    }
     /* len + 1: with require_null_terminated, cJSON wants the NUL inside the length. */
     *out = cJSON_ParseWithLengthOpts(buf, len + 1, &end, true);
     if (*out == NULL) {
@@ -195,6 +227,33 @@ cJSON *mm2_json_int(int64_t v)
     if (v > MM2_JSON_INT_MAX || v < -MM2_JSON_INT_MAX)
         return NULL;
     return cJSON_CreateNumber((double)v);
+}
+
+size_t mm2_json_values(const char *text, size_t len)
+{
+    size_t n = 1;
+    bool in_string = false, opened = false;
+
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++; /* the escaped character, a quote included, is inside the string */
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (opened && c != ']' && c != '}')
+            n++; /* the first element of a container; each later one follows a ',' */
+        opened = c == '[' || c == '{';
+        if (c == ',')
+            n++;
+        else if (c == '"')
+            in_string = true;
+    }
+    return n;
 }
 
 /* ---- the printer ------------------------------------------------------------------------ */
@@ -301,7 +360,9 @@ static void indent(struct sb *b, int level)
         sb_put(b, "  ", 2);
 }
 
-static void put_item(struct sb *b, const cJSON *item, bool pretty, int level)
+/* skip: the name of a member left out of this object (its first one of that name, as
+ * cJSON_DeleteItemFromObjectCaseSensitive would remove; not of the objects inside), or NULL. */
+static void put_item(struct sb *b, const cJSON *item, bool pretty, int level, const char *skip)
 {
     int64_t v;
     char num[32];
@@ -325,10 +386,14 @@ static void put_item(struct sb *b, const cJSON *item, bool pretty, int level)
         bool obj = cJSON_IsObject(item);
         bool one_line = !pretty || flat(item, 0);
         const cJSON *c;
+        const cJSON *left_out =
+            obj && skip != NULL ? cJSON_GetObjectItemCaseSensitive(item, skip) : NULL;
         bool first = true;
         sb_puts(b, obj ? "{" : "[");
         cJSON_ArrayForEach(c, item)
         {
+            if (c == left_out)
+                continue;
             if (!first)
                 sb_puts(b, pretty && one_line ? ", " : ",");
             first = false;
@@ -338,7 +403,7 @@ static void put_item(struct sb *b, const cJSON *item, bool pretty, int level)
                 put_string(b, c->string != NULL ? c->string : "");
                 sb_puts(b, pretty ? ": " : ":");
             }
-            put_item(b, c, pretty, level + 1);
+            put_item(b, c, pretty, level + 1, NULL);
         }
         if (!one_line && !first)
             indent(b, level);
@@ -350,9 +415,14 @@ static void put_item(struct sb *b, const cJSON *item, bool pretty, int level)
 
 char *mm2_json_print(const cJSON *item, bool pretty)
 {
+    return mm2_json_print_without(item, NULL, pretty);
+}
+
+char *mm2_json_print_without(const cJSON *item, const char *skip, bool pretty)
+{
     struct sb b = {0};
 
-    put_item(&b, item, pretty, 0);
+    put_item(&b, item, pretty, 0, skip);
     if (pretty)
         sb_put(&b, "\n", 1);
     if (b.bad) {

@@ -23,12 +23,14 @@
 #include <stdint.h>
 
 #include "mm2_err.h"
+#include "mm2_limits.h"
 
 #define MM2_JSON_INT_MAX 9007199254740991LL /* 2^53 - 1 */
 
 /* Reads the whole file at path into a malloc'd NUL-terminated buffer (*out, *len without the
  * NUL). A file larger than max bytes, one that cannot be opened or read, or one holding a NUL
- * byte is MM2_CONFIG with a message naming the path ("what" names the file's role, e.g. "plan"). */
+ * byte is MM2_CONFIG with a message naming the path ("what" names the file's role, e.g. "plan").
+ * A regular file's size is checked before anything is read (fstat); a pipe's as it is read. */
 enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
                               size_t *len, struct mm2_error *err);
 
@@ -38,13 +40,25 @@ enum mm2_status mm2_file_write(const char *what, const char *path, const char *d
                                struct mm2_error *err);
 
 /* Parses a file read with mm2_file_read; MM2_CONFIG naming the path and the byte offset of the
- * first error. *out is freed by the caller with cJSON_Delete. */
+ * first error, or when it holds more than MM2_JSON_VALUES_MAX values (counted before parsing).
+ * *out is freed by the caller with cJSON_Delete. */
 enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t max, cJSON **out,
                                     struct mm2_error *err);
+
+/* The values (cJSON nodes) that text[0..len) parses into, counted without parsing: the root,
+ * one per ',' outside strings, and the first element of each container that has one (exact
+ * for valid JSON; for anything else a count of what cJSON would allocate before failing, at
+ * most). What parsing costs in memory follows it: a 64-byte node per value, plus its key and
+ * string. */
+size_t mm2_json_values(const char *text, size_t len);
 
 /* The JSON text of item (see the contract), or NULL when out of memory or when item holds a
  * number that is not an exact integer within +-MM2_JSON_INT_MAX. */
 char *mm2_json_print(const cJSON *item, bool pretty);
+
+/* mm2_json_print of an object without its first member named skip (NULL: none; the objects
+ * inside keep theirs): the text an artifact's digest is taken over, without copying the tree. */
+char *mm2_json_print_without(const cJSON *item, const char *skip, bool pretty);
 
 /* A cJSON number for v, or NULL when |v| > MM2_JSON_INT_MAX or out of memory. */
 cJSON *mm2_json_int(int64_t v);

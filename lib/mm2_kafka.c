@@ -15,8 +15,10 @@
  * for the deadline; any other silence ends at the deadline with MM2_UNREACHABLE.
  */
 #include "mm2_kafka.h"
+#include "mm2_limits.h"
 
 #include <librdkafka/rdkafka.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -48,6 +50,8 @@ struct handle {
     bool auth_failed;
     int auth_err;
     char auth_reason[REASON_MAX];
+    long long too_big; /* the size of an answer above receive.message.max.bytes, 0 = none */
+    long long too_big_cap;
 };
 
 /* A property value to keep out of messages; secret values are matched at any length. */
@@ -218,6 +222,25 @@ static int slice_ms(const struct mm2_deadline *dl, long cap)
     return r > INT_MAX ? INT_MAX : (int)r;
 }
 
+/* librdkafka drops a connection whose answer is larger than receive.message.max.bytes with
+ * "... Invalid response size N (0..CAP): increase receive.message.max.bytes"
+ * (rd_kafka_transport_framed_recv) and asks again, for ever: the sizes, or 0 when reason is not
+ * that. */
+static long long answer_too_big(const char *reason, long long *cap)
+{
+    const char *p = reason != NULL ? strstr(reason, "Invalid response size ") : NULL;
+    char *end = NULL;
+    long long n;
+
+    if (p == NULL)
+        return 0;
+    n = strtoll(p + strlen("Invalid response size "), &end, 10);
+    if (end == NULL || strncmp(end, " (0..", 5) != 0 || n <= 0)
+        return 0;
+    *cap = strtoll(end + 5, NULL, 10);
+    return n;
+}
+
 /* Keeps the last error librdkafka reported, redacted before it is cut to fit, so that no cut
  * can leave the start of a secret behind. */
 static void on_error(rd_kafka_t *rk, int e, const char *reason, void *opaque)
@@ -233,6 +256,27 @@ static void on_error(rd_kafka_t *rk, int e, const char *reason, void *opaque)
         h->auth_err = e;
         memcpy(h->auth_reason, h->last_reason, sizeof(h->auth_reason));
     }
+    if (h->too_big == 0)
+        h->too_big = answer_too_big(reason, &h->too_big_cap);
+}
+
+/* True when waiting longer changes nothing: a broker refused the credentials, or sent an answer
+ * above receive.message.max.bytes (librdkafka would ask again for ever). */
+static bool hopeless(const struct handle *h)
+{
+    return h->auth_failed || h->too_big > 0;
+}
+
+/* The status and message of a hopeless handle. */
+static enum mm2_status hopeless_fail(const struct mm2_kafka *k, const struct handle *h,
+                                     const char *what, struct mm2_error *err)
+{
+    if (h->auth_failed)
+        return fail(k, h, true, err, MM2_CONFIG, "%s: authentication failed", what);
+    return fail(k, NULL, false, err, MM2_UNEXPECTED,
+                "%s: a broker answered %lld bytes, above receive.message.max.bytes (%lld; "
+                "mm2-offsets caps it at %ld, " MM2_LIMITS_WHY ")",
+                what, h->too_big, h->too_big_cap, MM2_KAFKA_RESPONSE_MAX);
 }
 
 /* librdkafka's own log lines are swallowed (lib/ never prints); errors come through on_error. */
@@ -344,8 +388,8 @@ static enum mm2_status wait_up(struct mm2_kafka *k, struct handle *h, const stru
             return MM2_OK;
         }
         serve(h, 0);
-        if (h->auth_failed)
-            return fail(k, h, true, err, MM2_CONFIG, "%s: authentication failed", what);
+        if (hopeless(h))
+            return hopeless_fail(k, h, what, err);
         if (mm2_deadline_expired(dl))
             return fail(k, h, true, err, MM2_UNREACHABLE, "%s: no broker answered within %ld ms",
                         what, mm2_now_ms() - start);
@@ -383,7 +427,7 @@ static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
         serve(h, 0);
         if (ev != NULL)
             return ev;
-        if (h->auth_failed || mm2_deadline_expired(dl))
+        if (hopeless(h) || mm2_deadline_expired(dl))
             return NULL;
     }
 }
@@ -613,6 +657,15 @@ static enum mm2_status set_own(struct mm2_kafka *k, const char *key, const char 
     return MM2_OK;
 }
 
+static enum mm2_status set_own_number(struct mm2_kafka *k, const char *key, long value,
+                                      struct mm2_error *err)
+{
+    char v[32];
+
+    (void)snprintf(v, sizeof(v), "%ld", value);
+    return set_own(k, key, v, err);
+}
+
 /* Makes (and at once destroys) a client with no brokers, so that what rd_kafka_new checks (TLS
  * files, SASL settings) is refused here rather than at the first call, without any traffic.
  * Skipped for GSSAPI (librdkafka runs kinit at start) and OIDC (it fetches a token at start). */
@@ -649,6 +702,51 @@ static bool starts_with_side_effects(const char *proto, const char *mech, const 
     return strcmp(mech, "OAUTHBEARER") == 0 && oauth != NULL && strcasecmp(oauth, "oidc") == 0;
 }
 
+/* A receive.message.max.bytes the caller may give: lower than mm2-offsets' cap, not higher. */
+static bool response_cap_ok(const char *value)
+{
+    char *end = NULL;
+    long long v;
+
+    errno = 0;
+    v = strtoll(value, &end, 10);
+    return errno == 0 && end != value && *end == '\0' && v > 0 && v <= MM2_KAFKA_RESPONSE_MAX;
+}
+
+/* The last value props give key, or NULL. */
+static const char *prop_value(const struct mm2_kv *props, size_t nprops, const char *key)
+{
+    const char *v = NULL;
+
+    for (size_t i = 0; i < nprops; i++)
+        if (props[i].key != NULL && strcasecmp(props[i].key, key) == 0)
+            v = props[i].value;
+    return v;
+}
+
+/* A receive.message.max.bytes the caller lowered takes the fetch limits down with it (librdkafka
+ * wants fetch.max.bytes + 512 <= receive.message.max.bytes and message.max.bytes <=
+ * fetch.max.bytes), unless the caller set those too. */
+static enum mm2_status fit_fetch_to_cap(struct mm2_kafka *k, const struct mm2_kv *props,
+                                        size_t nprops, struct mm2_error *err)
+{
+    const char *cap = prop_value(props, nprops, "receive.message.max.bytes");
+    long fetch;
+    enum mm2_status st = MM2_OK;
+
+    if (cap == NULL || prop_value(props, nprops, "fetch.max.bytes") != NULL)
+        return MM2_OK;
+    fetch = strtol(cap, NULL, 10) - 512; /* checked by response_cap_ok */
+    if (fetch > MM2_KAFKA_FETCH_MAX)
+        fetch = MM2_KAFKA_FETCH_MAX;
+    if (fetch < 1000)
+        fetch = 1000; /* librdkafka's least; it then refuses the cap itself, naming both */
+    st = set_own_number(k, "fetch.max.bytes", fetch, err);
+    if (st == MM2_OK && fetch < 1000000 && prop_value(props, nprops, "message.max.bytes") == NULL)
+        st = set_own_number(k, "message.max.bytes", fetch, err);
+    return st;
+}
+
 /* Applies the caller's properties in order and remembers the three that decide the features
  * needed (borrowed from props). */
 static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *props, size_t nprops,
@@ -669,6 +767,11 @@ static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *pro
             return fail(k, NULL, false, err, MM2_CONFIG,
                         "librdkafka property '%.*s' is set by mm2-offsets itself; remove it",
                         KEY_SHOW, key);
+        if (strcasecmp(key, "receive.message.max.bytes") == 0 && !response_cap_ok(value))
+            return fail(k, NULL, false, err, MM2_CONFIG,
+                        "librdkafka property 'receive.message.max.bytes' must be a number of "
+                        "bytes up to %ld (" MM2_LIMITS_WHY ")",
+                        MM2_KAFKA_RESPONSE_MAX);
         st = hide(k, key, value, err);
         if (st != MM2_OK)
             return st;
@@ -738,8 +841,16 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     st = set_own(k, "client.id", client_id, err);
     if (st == MM2_OK)
         st = set_own(k, "fetch.wait.max.ms", "100", err);
+    /* Every answer, metadata included, within the cap (librdkafka's default is 100 MB), and a
+     * fetch within it (librdkafka wants fetch.max.bytes + 512 <= receive.message.max.bytes). */
+    if (st == MM2_OK)
+        st = set_own_number(k, "receive.message.max.bytes", MM2_KAFKA_RESPONSE_MAX, err);
+    if (st == MM2_OK)
+        st = set_own_number(k, "fetch.max.bytes", MM2_KAFKA_FETCH_MAX, err);
     if (st == MM2_OK)
         st = apply_props(k, props, nprops, &proto, &mech, &oauth, err);
+    if (st == MM2_OK)
+        st = fit_fetch_to_cap(k, props, nprops, err);
     if (st == MM2_OK &&
         rd_kafka_conf_get(k->conf, "builtin.features", features, &flen) != RD_KAFKA_CONF_OK)
         st = fail(k, NULL, false, err, MM2_UNEXPECTED, "cannot read builtin.features");
@@ -895,8 +1006,8 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
         } else if (!retriable(e)) {
             return fail(k, h, false, err, status_of(e), "topics: %s", rd_kafka_err2name(e));
         }
-        if (h->auth_failed)
-            return fail(k, h, true, err, MM2_CONFIG, "topics: authentication failed");
+        if (hopeless(h))
+            return hopeless_fail(k, h, "topics", err);
         if (mm2_deadline_expired(dl))
             return fail(k, h, true, err, MM2_UNREACHABLE,
                         "topics: no complete answer by the deadline (%s)", rd_kafka_err2name(e));
@@ -931,8 +1042,10 @@ static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struc
                               const struct mm2_deadline *dl, const char *what,
                               struct mm2_error *err)
 {
-    if (h->auth_failed || auth_error(a->e))
-        return fail(k, h, true, err, MM2_CONFIG, "%s: authentication failed", what);
+    if (hopeless(h) || auth_error(a->e))
+        return h->too_big > 0
+                   ? hopeless_fail(k, h, what, err)
+                   : fail(k, h, true, err, MM2_CONFIG, "%s: authentication failed", what);
     if (!retriable(a->e)) {
         if (a->topic != NULL)
             return fail(k, NULL, false, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255,
@@ -1444,8 +1557,8 @@ static enum mm2_status read_loop(struct mm2_kafka *k, struct handle *h, const ch
             rd_kafka_message_destroy(m);
         if (st != MM2_OK || done)
             return st;
-        if (h->auth_failed)
-            return fail(k, h, true, err, MM2_CONFIG, "%s: authentication failed", what);
+        if (hopeless(h))
+            return hopeless_fail(k, h, what, err);
         if (mm2_deadline_expired(dl))
             return fail(k, h, true, err, MM2_UNREACHABLE, "%s: deadline passed after %zu record(s)",
                         what, out->n);

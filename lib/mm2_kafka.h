@@ -28,6 +28,12 @@
  *     the credentials, not at the deadline); MM2_UNREACHABLE when no broker answered by the
  *     deadline, or only with retriable errors; MM2_UNEXPECTED for any other broker error (the
  *     message names the topic, partition and librdkafka's error name).
+ *   - Every broker answer, metadata included, is capped at MM2_KAFKA_RESPONSE_MAX bytes
+ *     (receive.message.max.bytes, mm2_limits.h; the caller may lower it, not raise it:
+ *     MM2_CONFIG), and a fetch at MM2_KAFKA_FETCH_MAX (fetch.max.bytes; a lowered cap takes
+ *     fetch.max.bytes and message.max.bytes below it, unless the caller sets them). librdkafka
+ *     drops a connection whose answer is larger and asks again for ever: the call ends at once
+ *     instead, MM2_UNEXPECTED naming the answer's size and the cap.
  *   - Offsets are int64_t. MM2_OFFSET_NONE (-1001, librdkafka's RD_KAFKA_OFFSET_INVALID) means
  *     "no committed offset".
  */

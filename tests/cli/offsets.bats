@@ -45,7 +45,7 @@ load offsets_helpers
   declare -A usage=(
     [export]="export --config FILE --out FILE [--stable-wait SECONDS]"
     [plan]="plan --config FILE --export FILE --out FILE [--accept-loss TOPIC:PARTITION]..."
-    [apply]="apply --config FILE --plan FILE [--backup FILE] [--report FILE]"
+    [apply]="apply --config FILE --plan FILE [--backup FILE] [--report FILE] [--replace-stale-offsets]"
     [verify]="verify --config FILE --plan FILE [--report FILE]"
     [resume]="resume --config FILE --plan FILE --approve DIGEST [--timeout SECONDS]"
     [status]="status --config FILE --plan FILE [--format text|json]"
@@ -341,7 +341,7 @@ $E plan: error: $INI: [flink] topic.mapping must be \"identity\" or SOURCE=TARGE
   ini_drop file
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [source] bootstrap.servers is required (host:port[,host:port...])
-$E verify: error: $INI: [target] is missing; it needs at least bootstrap.servers
+$E verify: error: $INI: [target] bootstrap.servers is required (host:port[,host:port...])
 $E verify: error: $INI: [connect] url is required (the Connect REST API, http://HOST:8088)
 $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer group)
 $E verify: error: $INI: [connector] file is required (the connector JSON)"
@@ -579,7 +579,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   make_plan
   run -3 offsets plan --config "$INI" --export "$WORK/plan.json" --out "$WORK/plan2.json"
   assert_summary plan 3 0 0
-  assert_output "$E plan: error: $WORK/plan.json: the export is of kind \"mm2kit.plan/v1\", expected \"mm2kit.export/v1\""
+  assert_output "$E plan: error: $WORK/plan.json: this is a plan (kind \"mm2kit.plan/v1\"), not an export: give the export that 'mm2-offsets export' wrote"
   [ ! -e "$WORK/plan2.json" ]
 }
 @test "an export that is not JSON exits 3 with the byte where it breaks" {
@@ -637,11 +637,11 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   for c in apply verify status check; do
     run -3 offsets "$c" --config "$INI" --plan "$WORK/export.json"
     assert_summary "$c" 3 0 0
-    assert_output "$E $c: error: $WORK/export.json: the plan is of kind \"mm2kit.export/v1\", expected \"mm2kit.plan/v1\""
+    assert_output "$E $c: error: $WORK/export.json: this is an export (kind \"mm2kit.export/v1\"), not a plan: give the plan that 'mm2-offsets plan' wrote"
   done
   run -3 offsets resume --config "$INI" --plan "$WORK/export.json" --approve "$BOGUS"
   assert_summary resume 3 0 0
-  assert_output "$E resume: error: $WORK/export.json: the plan is of kind \"mm2kit.export/v1\", expected \"mm2kit.plan/v1\""
+  assert_output "$E resume: error: $WORK/export.json: this is an export (kind \"mm2kit.export/v1\"), not a plan: give the plan that 'mm2-offsets plan' wrote"
 }
 @test "a plan that is not JSON exits 3 in apply, verify, resume, status and check" {
   printf 'plan: yes\n' >"$WORK/plan.json"
@@ -802,30 +802,30 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   run -1 plan_with
   assert_refused "topic orders: [flink] topic.mapping says Flink wrote it to \"orders\" now but \"orders-copy\" at export; export again [rule topics-changed]"
 }
-@test "a topic the connector replicates without partitions in the export is refused [rule topics-changed]" {
-  # MM2 would copy it from the earliest offset: a full duplicate (DESIGN 3.3, "unplanned").
+@test "a topic the connector replicates without partitions in the export is refused [rule binding]" {
+  # MM2 would copy it from the earliest offset: a full duplicate.
   make_export "$WORK/export.json" 'x["topics"][2] = {"name": "payments", "partitions": 1, "replicated": False}' 'x["partitions"].pop()' >/dev/null
   run -1 plan_with
-  assert_refused "topic payments: the connector JSON replicates it now but did not at export; export again [rule topics-changed]"
+  assert_refused "the export belongs to another migration: its topic set (1 topic) leaves out \"payments\", which the connector in $WORK/connector.json replicates; use the export made with this INI, or export again [rule binding]"
 }
-@test "a topic the connector no longer replicates is refused [rule topics-changed]" {
+@test "a topic the connector no longer replicates is refused [rule binding]" {
   make_export "$WORK/export.json" 'x["topics"][0] = {"name": "audit", "partitions": 1, "replicated": True, "target": "audit", "target_partitions": 1, "flink_target": "audit"}' 'x["partitions"].insert(0, dict(part("orders", 0), topic="audit"))' >/dev/null
   run -1 plan_with
-  assert_refused "topic audit: the connector JSON does not replicate it now but did at export; export again [rule topics-changed]"
+  assert_refused "the export belongs to another migration: its topic set (3 topics) holds \"audit\", which the connector in $WORK/connector.json does not replicate; use the export made with this INI, or export again [rule binding]"
 }
-@test "a source.cluster.alias changed since the export is refused [rule alias]" {
+@test "a source.cluster.alias changed since the export is refused [rule binding]" {
   make_export "$WORK/export.json" >/dev/null
   sed -i 's/"source.cluster.alias": "src"/"source.cluster.alias": "source"/' "$WORK/connector.json"
   run -1 plan_with
-  assert_refused "the connector's source.cluster.alias is \"source\" now but was \"src\" at export; every offset's \"cluster\" key must equal it (Connect does not check, and MM2 ignores offsets under another alias): export again [rule alias]"
+  assert_refused "the export belongs to another migration: its offsets are keyed by source.cluster.alias \"src\", but $WORK/connector.json sets \"source\" (MM2 ignores offsets under another alias); use the export made with this INI, or export again [rule binding]"
 }
-@test "a connector JSON changed since the export is refused [rule connector-config]" {
+@test "a connector JSON changed since the export is refused [rule binding]" {
   make_export "$WORK/export.json" >/dev/null
   local was
   was=$(config_digest)
   sed -i 's/"tasks.max": "4"/"tasks.max": "8"/' "$WORK/connector.json"
   run -1 plan_with
-  assert_refused "the connector JSON changed since the export ($was at export, $(config_digest) now, connector \"mirror-source\" then, \"mirror-source\" now); export again with the JSON you will apply [rule connector-config]"
+  assert_refused "the export belongs to another migration: its connector config is $was, but the one in $WORK/connector.json is $(config_digest); use the export made with this INI, or export again [rule binding]"
 }
 @test "a connector JSON against the seed's section 4 is refused, every key [rule connector-config]" {
   sed -i 's/connect.mirror.MirrorSourceConnector/connect.mirror.MirrorCheckpointConnector/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": "true"/; s/"earliest"/"latest"/' "$WORK/connector.json"
@@ -1003,7 +1003,7 @@ $E resume: error: 1 refusal; the connector was not resumed"
   assert_equal "$stderr" "$E verify: info: all 4 partitions match the plan $digest"
   printf '%s\n' "$output" >"$WORK/report.json"
   run -0 json_get "$WORK/report.json" '[d["kind"], d["ok"], d["plan_digest"], d["state"], d["tasks"], d["checked"], d["offsets_read"], d["mismatches"]]'
-  assert_output '["mm2kit.verify/v1", true, "'"$digest"'", "STOPPED", 0, 4, 3, []]'
+  assert_output '["mm2kit.verify/v2", true, "'"$digest"'", "STOPPED", 0, 4, 3, []]'
 }
 @test "verify --report writes the same report, sealed" {
   make_plan
@@ -1152,12 +1152,12 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   assert_summary verify 5 0 3
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: the offsets answer lists src/orders-0 twice"
 }
-@test "an offsets body above the 256 MiB cap exits 5 and names the cap" {
+@test "an offsets body above the 16 MiB cap exits 5 and names the cap" {
   make_plan
   start_fake offsets-huge
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 5 0 3
-  assert_output "$E verify: error: GET /connectors/mirror-source/offsets: response body larger than 268435456 bytes"
+  assert_output "$E verify: error: GET /connectors/mirror-source/offsets: response body larger than 16777216 bytes"
 }
 @test "HTTP 500 with Connect's message exits 5 and shows the message" {
   # Only "a rebalance is expected", and a GET's "Failed to retrieve offsets for source

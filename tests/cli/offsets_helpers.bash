@@ -53,6 +53,21 @@ offsets() {
   return "$rc"
 }
 
+# The offset Job's memory limit (k8s/base/offsets), in KiB.
+JOB_MEMORY_KIB=$((256 * 1024))
+
+# job_limited ARGS...: offsets ARGS under the offset Job's memory limit: ulimit -v in
+# the plain build; in the ASan build, which reserves terabytes of address space at
+# start, the sanitizer's own hard_rss_limit_mb (a watchdog that kills above it).
+job_limited() {
+  if [[ $BUILD == */san ]]; then
+    local ENV=("${ENV[@]}" "ASAN_OPTIONS=hard_rss_limit_mb=$((JOB_MEMORY_KIB / 1024))")
+    offsets "$@"
+  else
+    (ulimit -v "$JOB_MEMORY_KIB" && offsets "$@")
+  fi
+}
+
 # offsets_bg TAG ARGS...: mm2-offsets ARGS in the background, as offsets runs it; stderr goes
 # to $WORK/TAG.err, then its end time (date +%s%N) to TAG.end and its exit code to TAG.rc.
 offsets_bg() {
@@ -103,7 +118,8 @@ write_connector() {
 JSON
 }
 
-# write_ini: the good INI file, Kafka and Connect at the closed port $PORT.
+# write_ini: the good INI file, Kafka and Connect at the closed port $PORT, the
+# cluster ids pinned (so plan, verify and the binding checks need no Kafka).
 write_ini() {
   cat >"$INI" <<INI
 ; the migration of the Flink copy job flink-copy
@@ -113,9 +129,11 @@ security.protocol = SASL_PLAINTEXT
 sasl.mechanism = PLAIN
 sasl.username = flink
 sasl.password = \${env:MM2_SOURCE_PASSWORD}
+cluster.id = $SRC_ID
 
 [target]
 bootstrap.servers = 127.0.0.1:$PORT
+cluster.id = $TGT_ID
 
 [connect]
 url = http://127.0.0.1:$PORT

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: seal-artifact FILE\n");
         return 2;
     }
-    if (mm2_json_parse_file("artifact", argv[1], 512L * 1024 * 1024, &tree, &err) != MM2_OK ||
+    if (mm2_json_parse_file("artifact", argv[1], MM2_ARTIFACT_MAX, &tree, &err) != MM2_OK ||
         mm2_artifact_write("artifact", argv[1], tree, digest, &err) != MM2_OK) {
         fprintf(stderr, "seal-artifact: %s\n", err.msg);
         return 1;

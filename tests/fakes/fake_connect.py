@@ -117,7 +117,7 @@ MODES = {
     "offsets-409-twice": {},  # the first two requests HTTP 409, then as offsets-stopped
     "offsets-500-rebalance": {},        # every request HTTP 500 "a rebalance is expected"
     "offsets-500-rebalance-twice": {},  # the first two requests so, then as offsets-stopped
-    "offsets-huge": {},       # GET offsets announces a body above mm2-offsets' 256 MiB cap
+    "offsets-huge": {},       # GET offsets announces a body above mm2-offsets' 16 MiB cap
     # GET offsets: HTTP 500 "Failed to retrieve offsets for source connector NAME" (Worker's
     # wrapped ConcurrentModificationException) every time, or the first two times.
     "offsets-500-retrieve": {},
@@ -202,7 +202,7 @@ OFFSETS_FAILED = {"error_code": 500,
                              "org.apache.kafka.common.errors.TimeoutException: boom"}
 # Worker.sourceConnectorOffsets, ConnectUtils.maybeWrap of a non-Connect exception.
 RETRIEVE_FAILED = "Failed to retrieve offsets for source connector %s"
-CAP = 256 * 1024 * 1024  # MM2_CONNECT_BODY_MAX
+CAP = 16 * 1024 * 1024  # MM2_CONNECT_BODY_MAX (lib/mm2_limits.h)
 
 
 class OffsetsHandler(Handler):

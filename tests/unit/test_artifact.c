@@ -431,8 +431,8 @@ static void test_verify_refuses_the_wrong_kind(void **state)
 
     (void)state;
     assert_int_equal(mm2_artifact_verify("export", t, MM2_KIND_EXPORT, got, &err), MM2_CONFIG);
-    assert_string_equal(err.msg,
-                        "the export is of kind \"mm2kit.plan/v1\", expected \"mm2kit.export/v1\"");
+    assert_string_equal(err.msg, "this is a plan (kind \"mm2kit.plan/v1\"), not an export: give "
+                                 "the export that 'mm2-offsets export' wrote");
     assert_string_equal(got, "");
     cJSON_Delete(t);
 }
@@ -591,7 +591,8 @@ static void test_read_refuses_the_wrong_kind_naming_the_file(void **state)
                      MM2_CONFIG);
     assert_null(back);
     (void)snprintf(want, sizeof(want),
-                   "%s: the backup is of kind \"mm2kit.plan/v1\", expected \"mm2kit.backup/v1\"",
+                   "%s: this is a plan (kind \"mm2kit.plan/v1\"), not a backup of a connector's "
+                   "offsets: give the backup that 'mm2-offsets apply' wrote",
                    path);
     assert_string_equal(err.msg, want);
     cJSON_Delete(t);
@@ -631,6 +632,59 @@ static void test_write_refuses_a_fraction_and_writes_nothing(void **state)
     cJSON_Delete(t);
 }
 
+static void test_write_refuses_what_no_reader_would_take_and_writes_nothing(void **state)
+{
+    const char *d = *state;
+    char path[PATH_MAX], digest[MM2_DIGEST_TEXT_LEN + 1], want[400];
+    size_t n = (size_t)MM2_ARTIFACT_MAX;
+    char *big = malloc(n + 1);
+    cJSON *t = parse("{\"kind\": \"mm2kit.export/v1\"}");
+    struct mm2_error err = {0};
+
+    assert_non_null(big);
+    memset(big, 'a', n);
+    big[n] = '\0';
+    assert_non_null(cJSON_AddStringToObject(t, "x", big));
+    free(big);
+    (void)snprintf(path, sizeof(path), "%s/export.json", d);
+    assert_int_equal(mm2_artifact_write("export", path, t, digest, &err), MM2_CONFIG);
+    /* {"kind": ..., "x": "a...", "digest": ...}, pretty on one line: 24 MiB and the rest. */
+    (void)snprintf(want, sizeof(want),
+                   "the export would be %zu bytes holding 4 JSON values, above the caps of %ld "
+                   "and %ld (the cap that keeps the offset Job within its 256 MiB; LIMITS in "
+                   "mm2-offsets(1)); narrow the connector's topics and migrate them in parts",
+                   n + strlen("{\"kind\": \"mm2kit.export/v1\", \"x\": \"\", \"digest\": \"\"}\n") +
+                       MM2_DIGEST_TEXT_LEN,
+                   MM2_ARTIFACT_MAX, MM2_JSON_VALUES_MAX);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(access(path, F_OK), -1);
+    cJSON_Delete(t);
+}
+
+static void test_verify_names_another_version_and_an_unknown_kind(void **state)
+{
+    char digest[MM2_DIGEST_TEXT_LEN + 1], got[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *t = sealed(digest);
+    struct mm2_error err = {0};
+
+    (void)state;
+    cJSON_ReplaceItemInObjectCaseSensitive(t, "kind", cJSON_CreateString("mm2kit.plan/v9"));
+    assert_int_equal(mm2_artifact_verify("plan", t, MM2_KIND_PLAN, got, &err), MM2_CONFIG);
+    assert_string_equal(err.msg, "this is a plan of another format version (kind "
+                                 "\"mm2kit.plan/v9\"); this mm2-offsets reads \"mm2kit.plan/v1\": "
+                                 "use the mm2-offsets that wrote it");
+    cJSON_ReplaceItemInObjectCaseSensitive(t, "kind", cJSON_CreateString("acme.plan"));
+    assert_int_equal(mm2_artifact_verify("plan", t, MM2_KIND_PLAN, got, &err), MM2_CONFIG);
+    assert_string_equal(err.msg, "kind \"acme.plan\" is no mm2-offsets artifact kind, and not "
+                                 "\"mm2kit.plan/v1\": give the plan that 'mm2-offsets plan' wrote");
+    cJSON_ReplaceItemInObjectCaseSensitive(t, "kind", cJSON_CreateString(MM2_KIND_CHECK));
+    assert_int_equal(mm2_artifact_verify("backup", t, MM2_KIND_BACKUP, got, &err), MM2_CONFIG);
+    assert_string_equal(err.msg, "this is a check report (kind \"mm2kit.check/v2\"), not a backup "
+                                 "of a connector's offsets: give the backup that 'mm2-offsets "
+                                 "apply' wrote");
+    cJSON_Delete(t);
+}
+
 #define DIR_TEST(fn) cmocka_unit_test_setup_teardown(fn, dir_setup, dir_teardown)
 
 int main(void)
@@ -664,6 +718,8 @@ int main(void)
         DIR_TEST(test_read_refuses_the_wrong_kind_naming_the_file),
         DIR_TEST(test_read_missing_or_invalid_file),
         DIR_TEST(test_write_refuses_a_fraction_and_writes_nothing),
+        DIR_TEST(test_write_refuses_what_no_reader_would_take_and_writes_nothing),
+        cmocka_unit_test(test_verify_names_another_version_and_an_unknown_kind),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -965,6 +965,52 @@ static void test_config_bootstrap_servers_required_and_checked(void **state)
                            "has no port");
 }
 
+static void test_config_cluster_ids_are_pinned_not_passed_to_librdkafka(void **state)
+{
+    struct mm2_config c;
+
+    (void)state;
+    assert_valid(
+        "[source]\nbootstrap.servers = s:9092\ncluster.id = Zk3XcJ1pT9qkq2mYf0w8Bg\n"
+        "[target]\ncluster.id = ${env:A}\nbootstrap.servers = t:9092\n" CONNECT FLINK CONNECTOR,
+        &c);
+    assert_string_equal(c.source_cluster_id, "Zk3XcJ1pT9qkq2mYf0w8Bg");
+    assert_string_equal(c.target_cluster_id, "alpha");
+    assert_int_equal(c.nsource, 1);
+    assert_int_equal(c.ntarget, 1);
+    assert_null(prop(c.source, c.nsource, "cluster.id"));
+    mm2_config_free(&c);
+    assert_valid(VALID, &c);
+    assert_null(c.source_cluster_id);
+    assert_null(c.target_cluster_id);
+    mm2_config_free(&c);
+}
+
+static void test_config_cluster_id_refusals(void **state)
+{
+    (void)state;
+    assert_one_problem("[source]\nbootstrap.servers = s:9092\ncluster.id = a b\n[target]\n"
+                       "bootstrap.servers = t:9092\n" CONNECT FLINK CONNECTOR,
+                       INI
+                       ": [source] cluster.id must be a Kafka cluster id (1 to 63 characters of "
+                       "[A-Za-z0-9._-], as kafka-cluster.sh cluster-id prints it), got \"a b\"");
+    assert_one_problem(
+        "[source]\nbootstrap.servers = s:9092\n[target]\nbootstrap.servers = "
+        "t:9092\ncluster.id = "
+        "0123456789012345678901234567890123456789012345678901234567890123\n" CONNECT FLINK
+            CONNECTOR,
+        INI ": [target] cluster.id must be a Kafka cluster id (1 to 63 characters of "
+            "[A-Za-z0-9._-], as kafka-cluster.sh cluster-id prints it), got "
+            "\"0123456789012345678901234567890123456789012345678901234567890123\"");
+    assert_one_problem("[source]\nbootstrap.servers = s:9092\ncluster.id = a\ncluster.id = b\n"
+                       "[target]\nbootstrap.servers = t:9092\n" CONNECT FLINK CONNECTOR,
+                       INI ": [source] cluster.id is given twice (or continued on an indented "
+                           "line); give it once");
+    assert_one_problem(
+        "[source]\ncluster.id = a\n[target]\nbootstrap.servers = t:9092\n" CONNECT FLINK CONNECTOR,
+        INI ": [source] bootstrap.servers is required (host:port[,host:port...])");
+}
+
 static void test_config_more_than_64_properties(void **state)
 {
     char text[4096];
@@ -1240,6 +1286,8 @@ int main(void)
         cmocka_unit_test(test_config_connector_file_relative_to_the_ini),
         cmocka_unit_test(test_config_reports_every_problem_at_once),
         cmocka_unit_test(test_config_problems_past_capacity_still_fail),
+        cmocka_unit_test(test_config_cluster_ids_are_pinned_not_passed_to_librdkafka),
+        cmocka_unit_test(test_config_cluster_id_refusals),
         cmocka_unit_test(test_config_load_reads_the_file_with_the_real_environment),
         cmocka_unit_test(test_config_load_missing_file_is_one_problem),
         cmocka_unit_test(test_config_free_accepts_zeroed_and_freed_structs),

@@ -23,6 +23,9 @@
 
 #include "mm2_json.h"
 
+/* Why, in every message about a cap (lib/mm2_limits.h). */
+#define WHY "the cap that keeps the offset Job within its 256 MiB; LIMITS in mm2-offsets(1)"
+
 /* ---- helpers --------------------------------------------------------------------------------- */
 
 /* A fresh private directory per test (setup), removed with its files (teardown). */
@@ -288,6 +291,61 @@ struct int_case {
     int64_t v;
 };
 
+static void test_print_without_leaves_out_the_first_member_of_that_name_only(void **state)
+{
+    cJSON *j = cJSON_Parse("{\"a\": 1, \"digest\": \"x\", \"b\": {\"digest\": 2}, \"digest\": 3}");
+    char *s;
+
+    (void)state;
+    assert_non_null(j);
+    s = mm2_json_print_without(j, "digest", false);
+    assert_string_equal(s, "{\"a\":1,\"b\":{\"digest\":2},\"digest\":3}");
+    free(s);
+    s = mm2_json_print_without(j, NULL, false);
+    assert_string_equal(s, "{\"a\":1,\"digest\":\"x\",\"b\":{\"digest\":2},\"digest\":3}");
+    free(s);
+    cJSON_Delete(j);
+}
+
+/* cJSON's own count of the nodes of a tree. */
+static size_t nodes(const cJSON *j)
+{
+    size_t n = 1;
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, j) n += nodes(c);
+    return n;
+}
+
+static void test_values_counts_what_cjson_allocates(void **state)
+{
+    static const char *const docs[] = {
+        "0",
+        "[]",
+        "{}",
+        "[0]",
+        "[[], {}, [[]], {\"a\": []}]",
+        " { \"a\" : [ 1 , 2 ,3 ] ,\n \"b\":{ } ,\"c\" :\t[ {\"d\": null} ] } ",
+        "[\"a,b\", \"[{\", \"q\\\"[,\", \"\\\\\", 1]",
+        "{\"kind\": \"mm2kit.plan/v1\", \"partitions\": [{\"topic\": \"o\", \"c\": [1, "
+        "null]}, {\"topic\": \"p\", \"c\": [true, false]}], \"digest\": \"sha256:x\"}",
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+        cJSON *j = cJSON_Parse(docs[i]);
+        if (j == NULL)
+            fail_msg("test JSON does not parse: %s", docs[i]);
+        if (mm2_json_values(docs[i], strlen(docs[i])) != nodes(j))
+            fail_msg("%s: counted %zu values, cJSON made %zu", docs[i],
+                     mm2_json_values(docs[i], strlen(docs[i])), nodes(j));
+        cJSON_Delete(j);
+    }
+    /* Not JSON: still bounded by its length, never read past it. */
+    assert_int_equal(mm2_json_values("[1,", 2), 2);
+    assert_int_equal(mm2_json_values("\"\\", 2), 1);
+}
+
 static void test_int64_accepts_exact_integers_only(void **state)
 {
     static const struct int_case cases[] = {
@@ -551,7 +609,7 @@ static void test_file_read_exactly_max_is_read_one_more_is_refused(void **state)
 {
     struct dir *d = *state;
     struct mm2_error err = {0};
-    char path[PATH_MAX], want[PATH_MAX + 64], *out = NULL;
+    char path[PATH_MAX], want[PATH_MAX + 200], *out = NULL;
     size_t len = 99;
 
     file_in(d, "ten", path, sizeof(path));
@@ -564,7 +622,10 @@ static void test_file_read_exactly_max_is_read_one_more_is_refused(void **state)
     assert_int_equal(mm2_file_read("plan", path, 9, &out, &len, &err), MM2_CONFIG);
     assert_null(out);
     assert_int_equal(len, 0);
-    (void)snprintf(want, sizeof(want), "plan file %s is larger than 9 bytes", path);
+    (void)snprintf(want, sizeof(want),
+                   "plan file %s is 10 bytes, above the cap of 9 bytes (" WHY
+                   "); check that it is the right file",
+                   path);
     assert_string_equal(err.msg, want);
 }
 
@@ -572,7 +633,7 @@ static void test_file_read_large_file_across_chunks(void **state)
 {
     struct dir *d = *state;
     struct mm2_error err = {0};
-    char path[PATH_MAX], want[PATH_MAX + 64], *out = NULL;
+    char path[PATH_MAX], want[PATH_MAX + 200], *out = NULL;
     size_t n = 300000, len = 0;
     char *big = malloc(n);
 
@@ -587,7 +648,10 @@ static void test_file_read_large_file_across_chunks(void **state)
     assert_int_equal(out[n], '\0');
     free(out);
     assert_int_equal(mm2_file_read("export", path, 100000, &out, &len, &err), MM2_CONFIG);
-    (void)snprintf(want, sizeof(want), "export file %s is larger than 100000 bytes", path);
+    (void)snprintf(want, sizeof(want),
+                   "export file %s is 300000 bytes, above the cap of 100000 bytes (" WHY
+                   "); check that it is the right file",
+                   path);
     assert_string_equal(err.msg, want);
     free(big);
 }
@@ -617,6 +681,47 @@ static void test_file_read_without_a_practical_cap_reads_everything(void **state
         free(out);
     }
     free(big);
+}
+
+static void test_file_read_stream_above_max_is_refused_while_read(void **state)
+{
+    struct mm2_error err = {0};
+    char *out = (char *)1;
+    size_t len = 99;
+
+    (void)state;
+    /* A device has no size to check first: the reading loop stops at the cap. */
+    assert_int_equal(mm2_file_read("plan", "/dev/zero", 100000, &out, &len, &err), MM2_CONFIG);
+    assert_null(out);
+    assert_string_equal(err.msg, "plan file /dev/zero is larger than the cap of 100000 bytes (" WHY
+                                 "); check that it is the right file");
+}
+
+static void test_parse_file_refuses_more_values_than_the_cap_before_parsing(void **state)
+{
+    struct dir *d = *state;
+    struct mm2_error err = {0};
+    char path[PATH_MAX], want[PATH_MAX + 200];
+    /* [0,0,...,0]: the array and its MM2_JSON_VALUES_MAX zeros, one value above the cap; parsed,
+     * some 120 MB for a 3 MB file. */
+    size_t zeros = (size_t)MM2_JSON_VALUES_MAX, len = 2 * zeros + 1;
+    char *text = malloc(len);
+    cJSON *j = (cJSON *)1;
+
+    assert_non_null(text);
+    text[0] = '[';
+    for (size_t i = 0; i < zeros; i++)
+        memcpy(text + 1 + 2 * i, i + 1 < zeros ? "0," : "0]", 2);
+    file_in(d, "dense.json", path, sizeof(path));
+    put_file(path, text, len);
+    free(text);
+    assert_int_equal(mm2_json_parse_file("plan", path, 8 * 1024 * 1024, &j, &err), MM2_CONFIG);
+    assert_null(j);
+    (void)snprintf(want, sizeof(want),
+                   "plan file %s holds %ld JSON values, above the cap of %ld (" WHY
+                   "); check that it is the right file",
+                   path, MM2_JSON_VALUES_MAX + 1, MM2_JSON_VALUES_MAX);
+    assert_string_equal(err.msg, want);
 }
 
 static void test_file_read_refuses_nul_byte(void **state)
@@ -850,7 +955,7 @@ static void test_parse_file_passes_read_errors_through(void **state)
 {
     struct dir *d = *state;
     struct mm2_error err = {0};
-    char path[PATH_MAX], want[PATH_MAX + 64];
+    char path[PATH_MAX], want[PATH_MAX + 200];
     cJSON *j = (cJSON *)1;
 
     file_in(d, "missing.json", path, sizeof(path));
@@ -862,7 +967,10 @@ static void test_parse_file_passes_read_errors_through(void **state)
     file_in(d, "big.json", path, sizeof(path));
     put_file(path, "[1, 2, 3]", 9);
     assert_int_equal(mm2_json_parse_file("export", path, 8, &j, &err), MM2_CONFIG);
-    (void)snprintf(want, sizeof(want), "export file %s is larger than 8 bytes", path);
+    (void)snprintf(want, sizeof(want),
+                   "export file %s is 9 bytes, above the cap of 8 bytes (" WHY
+                   "); check that it is the right file",
+                   path);
     assert_string_equal(err.msg, want);
 }
 
@@ -912,6 +1020,10 @@ int main(void)
         DIR_TEST(test_parse_file_reads_json_with_trailing_whitespace),
         DIR_TEST(test_parse_file_invalid_json_names_path_and_byte),
         DIR_TEST(test_parse_file_passes_read_errors_through),
+        DIR_TEST(test_parse_file_refuses_more_values_than_the_cap_before_parsing),
+        cmocka_unit_test(test_file_read_stream_above_max_is_refused_while_read),
+        cmocka_unit_test(test_print_without_leaves_out_the_first_member_of_that_name_only),
+        cmocka_unit_test(test_values_counts_what_cjson_allocates),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

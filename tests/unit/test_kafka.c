@@ -78,6 +78,27 @@ static void test_new_unknown_property_names_the_key_only(void **state)
     assert_string_equal(err.msg, "[source] unknown librdkafka property 'no.such.property'");
 }
 
+static void test_new_response_cap_may_be_lowered_never_raised(void **state)
+{
+    struct mm2_kv low[] = {{"receive.message.max.bytes", "1600"}};
+    struct mm2_kv high[] = {{"receive.message.max.bytes", "16777217"}};
+    struct mm2_kv junk[] = {{"Receive.Message.Max.Bytes", "16MB"}};
+    struct mm2_kafka *k = NULL;
+    struct mm2_error err = {0};
+
+    (void)state;
+    assert_int_equal(make("source", low, 1, &k, &err), MM2_OK);
+    mm2_kafka_free(k);
+    k = NULL;
+    assert_int_equal(make("source", high, 1, &k, &err), MM2_CONFIG);
+    assert_null(k);
+    assert_string_equal(err.msg, "[source] librdkafka property 'receive.message.max.bytes' must be "
+                                 "a number of bytes up to 16777216 (the cap that keeps the offset "
+                                 "Job within its 256 MiB; LIMITS in mm2-offsets(1))");
+    assert_int_equal(make("source", junk, 1, &k, &err), MM2_CONFIG);
+    assert_null(k);
+}
+
 static void test_new_invalid_value_is_never_shown(void **state)
 {
     struct mm2_kv props[] = {{"socket.timeout.ms", SECRET}};
@@ -691,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_new_librdkafka_text_has_values_redacted),
         cmocka_unit_test(test_new_checks_what_rd_kafka_new_checks),
         cmocka_unit_test(test_new_later_property_wins),
+        cmocka_unit_test(test_new_response_cap_may_be_lowered_never_raised),
         cmocka_unit_test(test_new_plain_without_credentials_is_refused_at_once),
         cmocka_unit_test(test_new_argument_checks),
         cmocka_unit_test(test_new_with_no_properties_is_fine),

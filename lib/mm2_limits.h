@@ -1,0 +1,44 @@
+/*
+ * mm2_limits: the caps on everything mm2-offsets reads, in one place. The offset Job runs with a
+ * 256 MiB memory limit (k8s/base/offsets); an input above a cap is refused before it is read or
+ * parsed, with one line, rather than killed by the kernel half-way (exit 137, no message).
+ *
+ * How they were set (docs/mm2-offsets.1, LIMITS; bench/limits measures them): a real export of
+ * 50,000 partitions is 13.3 MB of JSON holding 901,424 values, its plan 13.4 MB and 551,224
+ * values, and Connect's offsets answer for them 6.7 MB and 350,002 values (topic names of 35
+ * characters). Once parsed, cJSON takes about 110 bytes of memory per value (a 64-byte node,
+ * its key and its string), so the memory a JSON input takes follows its values more than its
+ * bytes: both are capped. At the caps below, each reader peaks under 200 MiB, which leaves the
+ * rest of the Job's 256 MiB to libcurl, librdkafka and the data the command keeps.
+ */
+#ifndef MM2_LIMITS_H
+#define MM2_LIMITS_H
+
+#define MM2_JOB_MEMORY_MIB 256 /* the offset Job's memory limit */
+#define MM2_LIMITS_STR_(x) #x
+#define MM2_LIMITS_STR(x) MM2_LIMITS_STR_(x)
+/* Why, in every message about a cap. */
+#define MM2_LIMITS_WHY                                                                             \
+    "the cap that keeps the offset Job within its " MM2_LIMITS_STR(                                \
+        MM2_JOB_MEMORY_MIB) " MiB; LIMITS in mm2-offsets(1)"
+
+/* The INI file: a few dozen lines of at most 198 characters each. */
+#define MM2_CONFIG_FILE_MAX (256L * 1024L)
+/* The connector JSON: a MirrorSourceConnector config is about 2 KB. */
+#define MM2_CONNECTOR_FILE_MAX (1024L * 1024L)
+/* An artifact (export, plan, backup, report): 1.8 times a 50,000-partition export. */
+#define MM2_ARTIFACT_MAX (24L * 1024L * 1024L)
+/* The values of any JSON input (files and Connect's answers), counted before cJSON parses it:
+ * 1.7 times a 50,000-partition export, and what keeps a dense input (2 bytes per value) from
+ * taking 40 times its size once parsed. */
+#define MM2_JSON_VALUES_MAX 1500000L
+/* A Connect REST answer: the offsets of 125,000 partitions (at 134 bytes each). */
+#define MM2_CONNECT_BODY_MAX (16L * 1024L * 1024L)
+/* A Kafka answer (librdkafka's receive.message.max.bytes, metadata included): 42 bytes per
+ * partition at replication factor 3, so 400,000 partitions of the whole cluster. */
+#define MM2_KAFKA_RESPONSE_MAX (16L * 1024L * 1024L)
+/* What one fetch may return (librdkafka's fetch.max.bytes, which must stay 512 bytes below
+ * receive.message.max.bytes). */
+#define MM2_KAFKA_FETCH_MAX (8L * 1024L * 1024L)
+
+#endif
