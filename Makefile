@@ -169,8 +169,9 @@ compat-39: deps
 	$(Q)IMAGE=localhost/mm2kit/mm2:kafka-$(COMPAT_KAFKA) tests/run-bats tests/e2e/bed_smoke.bats tests/e2e/worker.bats
 
 # Figures beside their baselines, measured in the same run (not tests).
-bench: all
+bench: all $(B)/tests/seal-artifact
 	$(Q)bench/entrypoint/run.sh 500 $(if $(BED),--bed)
+	$(Q)MM2_BUILD=$(CURDIR)/$(B) bench/limits/run.sh
 	$(if $(BED),$(Q)bench/probe/run.sh 1000)
 	$(if $(BED),$(Q)bench/replication/run.sh)
 	$(if $(BED),$(Q)bench/offsets/run.sh)
@@ -221,7 +222,7 @@ alerts-check:
 	$(Q)tests/alerts/check.sh $(LINT_VENV)/bin/python build/alerts
 
 # No leaks: every unit binary, and the entrypoint on a good and a bad environment.
-memcheck: $(UNIT_BIN) $(BINS)
+memcheck: $(UNIT_BIN) $(BINS) $(B)/tests/seal-artifact
 	$(Q)for t in $(UNIT_BIN); do \
 	  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 $$t >/dev/null 2>&1 || { echo "memcheck: $$t failed under valgrind" >&2; exit 1; }; \
 	done

@@ -113,14 +113,13 @@ enum mm2_status mm2_artifact_write(const char *what, const char *path, cJSON *tr
     if (text == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory printing the %s", what);
     /* What mm2-offsets writes, it must read back: never an artifact above the readers' caps. */
-    if (strlen(text) > (size_t)MM2_ARTIFACT_MAX ||
-        mm2_json_values(text, strlen(text)) > MM2_JSON_VALUES_MAX) {
+    if (strlen(text) > (size_t)MM2_ARTIFACT_MAX || mm2_json_nodes(tree) > MM2_JSON_VALUES_MAX) {
         st = mm2_error_set(err, MM2_CONFIG,
                            "the %s would be %zu bytes holding %zu JSON values, above the caps "
                            "of %ld and %ld (" MM2_LIMITS_WHY
                            "); narrow the connector's topics and migrate them in parts",
-                           what, strlen(text), mm2_json_values(text, strlen(text)),
-                           MM2_ARTIFACT_MAX, MM2_JSON_VALUES_MAX);
+                           what, strlen(text), mm2_json_nodes(tree), MM2_ARTIFACT_MAX,
+                           MM2_JSON_VALUES_MAX);
         free(text);
         return st;
     }

@@ -6,26 +6,14 @@
 
 void mm2_binding_of_export(const struct mm2_export *ex, struct mm2_binding *out)
 {
-    *out = (struct mm2_binding){.group = ex->group,
-                                .source_cluster = ex->source_cluster,
-                                .target_cluster = ex->target_cluster,
-                                .connector = ex->connector,
-                                .alias = ex->alias,
-                                .config_digest = ex->config_digest,
-                                .topics = ex->topics,
-                                .ntopics = ex->ntopics};
+    *out = (struct mm2_binding){ex->group, ex->source_cluster, ex->target_cluster, ex->connector,
+                                ex->alias, ex->config_digest,  ex->topics,         ex->ntopics};
 }
 
 void mm2_binding_of_plan(const struct mm2_plan *p, struct mm2_binding *out)
 {
-    *out = (struct mm2_binding){.group = p->group,
-                                .source_cluster = p->source_cluster,
-                                .target_cluster = p->target_cluster,
-                                .connector = p->connector,
-                                .alias = p->alias,
-                                .config_digest = p->config_digest,
-                                .topics = p->topics,
-                                .ntopics = p->ntopics};
+    *out = (struct mm2_binding){p->group, p->source_cluster, p->target_cluster, p->connector,
+                                p->alias, p->config_digest,  p->topics,         p->ntopics};
 }
 
 /* One refusal: "the WHAT belongs to another migration: <detail>; <fix> [rule binding]". */
@@ -58,6 +46,19 @@ static void cluster(struct mm2_refusals *r, const char *what, const char *side, 
     mismatch(r, what, d);
 }
 
+/* "its topic set (N topics) holds "x" and others, which the connector in FILE does not
+ * replicate" */
+static void topic_line(struct mm2_refusals *r, const char *what, size_t in, const char *verb,
+                       const char *first, size_t count, const char *file, const char *does)
+{
+    char d[MM2_REFUSAL_LEN];
+
+    (void)snprintf(d, sizeof(d),
+                   "its topic set (%zu topic%s) %s \"%.200s\"%s, which the connector in %.200s %s",
+                   in, in == 1 ? "" : "s", verb, first, count > 1 ? " and others" : "", file, does);
+    mismatch(r, what, d);
+}
+
 /* The topic set, both ways: a topic of the set m's connector does not replicate, and a topic a
  * saw outside its set that m's connector replicates. */
 static void topic_set(struct mm2_refusals *r, const char *what, const struct mm2_binding *a,
@@ -65,7 +66,6 @@ static void topic_set(struct mm2_refusals *r, const char *what, const struct mm2
 {
     size_t in = 0, extra = 0, missing = 0;
     const char *first_extra = NULL, *first_missing = NULL;
-    char d[MM2_REFUSAL_LEN];
 
     if (!mm2_mirror_enabled(m->mirror))
         return;
@@ -78,22 +78,12 @@ static void topic_set(struct mm2_refusals *r, const char *what, const struct mm2
         if (!t->replicated && rep && missing++ == 0)
             first_missing = t->name;
     }
-    if (extra > 0) {
-        (void)snprintf(d, sizeof(d),
-                       "its topic set (%zu topic%s) holds \"%.200s\"%s, which the connector in "
-                       "%.200s does not replicate",
-                       in, in == 1 ? "" : "s", first_extra, extra > 1 ? " and others" : "",
-                       m->connector_file);
-        mismatch(r, what, d);
-    }
-    if (missing > 0) {
-        (void)snprintf(d, sizeof(d),
-                       "its topic set (%zu topic%s) leaves out \"%.200s\"%s, which the connector "
-                       "in %.200s replicates",
-                       in, in == 1 ? "" : "s", first_missing, missing > 1 ? " and others" : "",
-                       m->connector_file);
-        mismatch(r, what, d);
-    }
+    if (extra > 0)
+        topic_line(r, what, in, "holds", first_extra, extra, m->connector_file,
+                   "does not replicate");
+    if (missing > 0)
+        topic_line(r, what, in, "leaves out", first_missing, missing, m->connector_file,
+                   "replicates");
 }
 
 size_t mm2_binding_check(const char *what, const struct mm2_binding *a,

@@ -30,12 +30,9 @@
 
 /* What an artifact says it belongs to. */
 struct mm2_binding {
-    const char *group;
-    const char *source_cluster;
-    const char *target_cluster;
-    const char *connector;
-    const char *alias;
-    const char *config_digest;
+    const char *group;                           /* [flink] group.id */
+    const char *source_cluster, *target_cluster; /* their ids */
+    const char *connector, *alias, *config_digest;
     const struct mm2_xtopic *topics; /* the set: those with .replicated; the others were seen */
     size_t ntopics;
 };

@@ -243,8 +243,8 @@ size_t mm2_json_values(const char *text, size_t len)
                 in_string = false;
             continue;
         }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            continue;
+        if ((unsigned char)c <= ' ')
+            continue; /* what cJSON skips as whitespace: every control character too */
         if (opened && c != ']' && c != '}')
             n++; /* the first element of a container; each later one follows a ',' */
         opened = c == '[' || c == '{';
@@ -253,6 +253,15 @@ size_t mm2_json_values(const char *text, size_t len)
         else if (c == '"')
             in_string = true;
     }
+    return n;
+}
+
+size_t mm2_json_nodes(const cJSON *item)
+{
+    size_t n = 1;
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, item) n += mm2_json_nodes(c);
     return n;
 }
 

@@ -52,6 +52,10 @@ enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t m
  * string. */
 size_t mm2_json_values(const char *text, size_t len);
 
+/* The values of a parsed tree: item and everything inside it (what mm2_json_values counts in
+ * its text). */
+size_t mm2_json_nodes(const cJSON *item);
+
 /* The JSON text of item (see the contract), or NULL when out of memory or when item holds a
  * number that is not an exact integer within +-MM2_JSON_INT_MAX. */
 char *mm2_json_print(const cJSON *item, bool pretty);

@@ -8,8 +8,8 @@
  * values, and Connect's offsets answer for them 6.7 MB and 350,002 values (topic names of 35
  * characters). Once parsed, cJSON takes about 110 bytes of memory per value (a 64-byte node,
  * its key and its string), so the memory a JSON input takes follows its values more than its
- * bytes: both are capped. At the caps below, each reader peaks under 200 MiB, which leaves the
- * rest of the Job's 256 MiB to libcurl, librdkafka and the data the command keeps.
+ * bytes: both are capped. At the caps (78,500 partitions of that shape), plan peaks at 186 MiB
+ * and verify at 145 MiB, under the Job's 256 MiB; beyond them an artifact would not fit it.
  */
 #ifndef MM2_LIMITS_H
 #define MM2_LIMITS_H
@@ -34,8 +34,9 @@
 #define MM2_JSON_VALUES_MAX 1500000L
 /* A Connect REST answer: the offsets of 125,000 partitions (at 134 bytes each). */
 #define MM2_CONNECT_BODY_MAX (16L * 1024L * 1024L)
-/* A Kafka answer (librdkafka's receive.message.max.bytes, metadata included): 42 bytes per
- * partition at replication factor 3, so 400,000 partitions of the whole cluster. */
+/* A Kafka answer (librdkafka's receive.message.max.bytes, metadata included): a
+ * MetadataResponse takes 42 to 50 bytes per partition at replication factor 3, so a whole
+ * cluster of 330,000 partitions. */
 #define MM2_KAFKA_RESPONSE_MAX (16L * 1024L * 1024L)
 /* What one fetch may return (librdkafka's fetch.max.bytes, which must stay 512 bytes below
  * receive.message.max.bytes). */

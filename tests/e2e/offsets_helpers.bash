@@ -85,6 +85,17 @@ flink() {
     --group "$1" --topic "$2" --upto "$3" >/dev/null
 }
 
+# migration NAME TOPIC REGEX PARTITIONS RECORDS UPTO: a fresh migration NAME
+# (oj_dir, oj_files replicating REGEX), TOPIC on both clusters with RECORDS
+# records, the group NAME-flink at UPTO (P:C,...); its directory in MIG.
+migration() {
+  MIG=$(oj_dir "$1")
+  oj_files "$MIG" "$1" "$3"
+  topics_both "$2:$4"
+  produce "$2" "$5" "$4"
+  flink "$1-flink" "$2" "$6"
+}
+
 # export_plan DIR: export (2 s between the reads) and plan; fails the test on error.
 export_plan() {
   run -0 oj "$1" export --config migration.ini --out export.json --stable-wait 2 -q
