@@ -63,7 +63,7 @@ export_of() {
   printf '%s' "$f"
 }
 
-# binding_line KIND FIELD: the refusal for an artifact of KIND differing in FIELD.
+# binding_line KIND FIELD CMD: CMD's refusal of an artifact of KIND differing in FIELD.
 binding_line() {
   local d fix
   case $2 in
@@ -76,14 +76,14 @@ binding_line() {
   esac
   fix="use the $1 made with this INI, or export and plan again"
   [ "$1" = export ] && fix="use the export made with this INI, or export again"
-  printf '%s' "$E %s: error: refused: the $1 belongs to another migration: $d; $fix [rule binding]"
+  printf '%s' "$E $3: error: refused: the $1 belongs to another migration: $d; $fix [rule binding]"
 }
 
 # refused_untouched CMD NOT_DONE LINE: the run refused with exactly LINE, its
 # closing count and line, sent nothing to Kafka or Connect, and Connect saw no request.
 refused_untouched() {
   assert_summary --stderr "$1" 1 0 0
-  assert_equal "$stderr" "$(printf "$3" "$1")
+  assert_equal "$stderr" "$3
 $E $1: error: 1 refusal; $2"
   assert_equal "$output" ""
   if grep -q 'HTTP/1' "$WORK/fake.log"; then
@@ -107,7 +107,7 @@ binding_matrix() {
   start_fake offsets-stopped
   for f in "${FIELDS[@]}"; do
     run_plan_cmd "$c" "$(plan_of "$f")"
-    refused_untouched "$c" "Connect was not touched" "$(binding_line plan "$f")"
+    refused_untouched "$c" "Connect was not touched" "$(binding_line plan "$f" "$c")"
   done
   [ ! -e "$WORK/rollback.csv" ] || fail "rollback-plan wrote its CSV"
   # The plan of this migration passes the same gate (here, verify reads it back).
@@ -122,7 +122,7 @@ binding_matrix() {
   start_fake offsets-stopped
   for f in "${FIELDS[@]}"; do
     run -1 --separate-stderr offsets plan --config "$INI" --export "$(export_of "$f")" --out "$WORK/plan.json"
-    refused_untouched plan "no plan written" "$(binding_line export "$f")"
+    refused_untouched plan "no plan written" "$(binding_line export "$f" plan)"
     [ ! -e "$WORK/plan.json" ] || fail "plan wrote a plan for the $f of another migration"
   done
 }
@@ -152,9 +152,9 @@ binding_matrix() {
   start_fake offsets-stopped
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/other.json"
   assert_summary --stderr verify 1 0 0
-  assert_equal "$stderr" "$(printf "$(binding_line plan group)" verify)
-$(printf "$(binding_line plan source)" verify)
-$(printf "$(binding_line plan config)" verify)
+  assert_equal "$stderr" "$(binding_line plan group verify)
+$(binding_line plan source verify)
+$(binding_line plan config verify)
 $E verify: error: 3 refusals; Connect was not touched"
 }
 @test "without a pinned cluster id, the INI's value is read from the cluster, and an unreachable one exits 4" {

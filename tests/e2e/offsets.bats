@@ -193,7 +193,7 @@ acc.payments,1,150"
   jq '.config["source.cluster.alias"] = "src2"' "$d/connector.json" >"$d/c2" && mv "$d/c2" "$d/connector.json"
   chmod 0644 "$d/connector.json"
   run -1 oj "$d" apply --config migration.ini --plan plan.json
-  assert_line "mm2-offsets apply: error: refused: the connector JSON's source.cluster.alias is \"src2\" but the plan's offsets are keyed by \"source\"; MM2 would ignore them and start from auto.offset.reset [rule alias]"
+  assert_line "mm2-offsets apply: error: refused: the plan belongs to another migration: its offsets are keyed by source.cluster.alias \"source\", but connector.json sets \"src2\" (MM2 ignores offsets under another alias); use the plan made with this INI, or export and plan again [rule binding]"
   connector_absent ali
 }
 
@@ -208,6 +208,11 @@ acc.payments,1,150"
   tgt_id=$(jq -r .target_cluster_id "$d/plan.json")
   # [target] now names the SOURCE cluster.
   sed -i "/^\[target\]/,/^\[connect\]/ s/^bootstrap.servers = .*/bootstrap.servers = $BED_SRC_BOOTSTRAP/" "$d/migration.ini"
+  run -1 oj "$d" apply --config migration.ini --plan plan.json
+  assert_line "mm2-offsets apply: error: refused: the plan belongs to another migration: its target cluster id is \"$tgt_id\", but the [target] cluster of migration.ini has id \"$src_id\"; use the plan made with this INI, or export and plan again [rule binding]"
+  # With the ids pinned, the plan matches the INI: the cluster it reaches is still checked.
+  sed -i "/^\[source\]/a cluster.id = $src_id" "$d/migration.ini"
+  sed -i "/^\[target\]/a cluster.id = $tgt_id" "$d/migration.ini"
   run -1 oj "$d" apply --config migration.ini --plan plan.json
   assert_line "mm2-offsets apply: error: refused: the [target] cluster is $src_id but the plan was made for $tgt_id [rule wrong-target]"
   connector_absent wtc
