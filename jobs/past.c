@@ -123,6 +123,7 @@ int judge_past(struct job *j, const struct mm2_plan *plan, const struct past *p,
     struct mm2_refusals r = {0};
     struct mm2_error err = {0};
     char closing[512];
+    bool deleted;
     int rc;
 
     if (created && replace) {
@@ -142,19 +143,21 @@ int judge_past(struct job *j, const struct mm2_plan *plan, const struct past *p,
         return rc;
     }
     refuse_stale(plan, p, n, &r);
+    /* No STOPPED connector is left behind for someone to resume onto those offsets. */
+    deleted = mm2_connect_delete(j->connect, plan->connector, &err) == MM2_OK;
     (void)snprintf(closing, sizeof(closing),
-                   "the connector this apply created is deleted again, and the offsets left as "
-                   "they were (backed up in %.300s)",
+                   "%s the offsets were left as they were (backed up in %.300s)",
+                   deleted ? "the connector this apply created was deleted again, and"
+                           : "the connector this apply created is still there (below), and",
                    backup);
     rc = job_refused(j, &r, closing);
     mm2_refusals_free(&r);
-    if (mm2_connect_delete(j->connect, plan->connector, &err) != MM2_OK) {
+    if (!deleted) {
         mm2_error_prefix(&err,
                          "deleting connector %s, which this apply created STOPPED: delete it "
                          "before anything resumes it",
                          plan->connector);
         return job_fail(j, &err);
     }
-    job_info(j, "deleted connector %s again", plan->connector);
     return rc;
 }

@@ -72,7 +72,7 @@ no_rest() {
   printf '%s\n' "$stderr" | grep -F 'refused:' >"$d/refused.txt" || true
   assert_equal "$(cat "$d/refused.txt")" "mm2-offsets apply: error: refused: stl.t-0: connector stl, just created, holds offset 15 from an earlier connector of that name (Connect keeps a deleted connector's offsets), past the plan's 9: writing the plan copies offsets 10..15 again, 6 records, duplicates if that connector wrote them to this target; to back them up and write the plan, run again with --replace-stale-offsets [rule stale-offsets]
 mm2-offsets apply: error: refused: stl.t-1: connector stl, just created, holds offset 7 from an earlier connector of that name (Connect keeps a deleted connector's offsets), past the plan's null (the log start, C=0): writing the plan copies offsets 0..7 again, 8 records, duplicates if that connector wrote them to this target; to back them up and write the plan, run again with --replace-stale-offsets [rule stale-offsets]"
-  [[ $stderr == *"mm2-offsets apply: error: 2 refusals; the connector this apply created is deleted again, and the offsets left as they were (backed up in backup.json)"* ]]
+  [[ $stderr == *"mm2-offsets apply: error: 2 refusals; the connector this apply created was deleted again, and the offsets were left as they were (backed up in backup.json)"* ]]
   connector_absent stl
   assert_equal "$(jq -c '[.offsets[] | [.partition, .offset]]' "$d/backup.json")" '[[0,15],[1,7]]'
 
