@@ -59,7 +59,7 @@ static enum mm2_status flink_state(struct job *j, char *state, size_t len, struc
     const cJSON *s;
     enum mm2_status st;
 
-    st = mm2_http_new(j->cfg.flink_rest_url, PROG "/" MM2KIT_VERSION, 1024 * 1024, &h, err);
+    st = mm2_http_new(j->cfg.flink_rest_url, PROG "/" MM2KIT_VERSION, MM2_FLINK_BODY_MAX, &h, err);
     if (st != MM2_OK)
         return mm2_error_prefix(err, "[flink] rest.url");
     (void)snprintf(path, sizeof(path), "/jobs/%s", j->cfg.flink_job_id);

@@ -34,6 +34,9 @@
 #define MM2_JSON_VALUES_MAX 1500000L
 /* A Connect REST answer: the offsets of 125,000 partitions (at 134 bytes each). */
 #define MM2_CONNECT_BODY_MAX (16L * 1024L * 1024L)
+/* The Flink REST API's GET /jobs/{id} (export's proof that Flink stopped): a job's details with
+ * its vertices, some kilobytes. */
+#define MM2_FLINK_BODY_MAX (1024L * 1024L)
 /* A Kafka answer (librdkafka's receive.message.max.bytes, metadata included): a
  * MetadataResponse takes 42 to 50 bytes per partition at replication factor 3, so a whole
  * cluster of 330,000 partitions. */
