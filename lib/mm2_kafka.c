@@ -981,6 +981,10 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
         const char *bad = NULL;
 
         serve(h, 0);
+        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
+         * broker's failure, served just now, says why. */
+        if (e != RD_KAFKA_RESP_ERR_NO_ERROR && h->too_big > 0)
+            return hopeless_fail(k, h, "topics", err);
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
             /* A topic being created or deleted can answer with an error: ask again. */
             for (int i = 0; i < md->topic_cnt && bad == NULL; i++) {
