@@ -31,7 +31,8 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE      the migration INI file\n"
             "  -p, --plan FILE        the plan that was applied and resumed\n"
-            "  -t, --timeout SECONDS  how long to wait for MM2's first record (%ld)\n"
+            "  -t, --timeout SECONDS  how long to wait for MM2's first records, in all: one\n"
+            "                         deadline for the whole run, not per partition (%ld)\n"
             "  -r, --report FILE      also write the report there\n"
             "  -1, --first-only       skip the check of Flink's last record (for a Flink job\n"
             "                         that did not keep partition numbers)\n"
@@ -118,13 +119,15 @@ struct tally {
     size_t equal, pending, bad;
 };
 
-/* MM2's first record against the source from C. */
+/* MM2's first record against the source from C. wait is the run's one deadline for MM2's first
+ * records (--timeout, wait_ms): the partitions share it, so N partitions whose record never comes
+ * cost the timeout once, not N times; once it has passed, each partition left is read once. */
 static enum mm2_status first_record(struct job *j, const struct mm2_pentry *e, bool src_committed,
-                                    long wait_ms, cJSON *row, struct tally *t,
-                                    struct mm2_error *err)
+                                    const struct mm2_deadline *wait, long wait_ms, cJSON *row,
+                                    struct tally *t, struct mm2_error *err)
 {
     struct mm2_record_list s = {0}, g = {0};
-    struct mm2_deadline dl, wait;
+    struct mm2_deadline dl;
     enum mm2_status st;
     int64_t from = e->action == MM2_ACT_OFFSET ? e->c : e->log_start;
 
@@ -141,18 +144,20 @@ static enum mm2_status first_record(struct job *j, const struct mm2_pentry *e, b
         t->pending++;
         return MM2_OK;
     }
-    mm2_deadline_start(&wait, wait_ms);
     for (;;) {
         job_kafka_deadline(j, &dl);
         st = mm2_kafka_read(j->target, e->target_topic, e->partition, e->target_start, -1, 1, true,
                             &dl, &g, err);
-        if (st != MM2_OK || g.n > 0 || mm2_deadline_expired(&wait))
+        if (st != MM2_OK || g.n > 0 || mm2_deadline_expired(wait))
             break;
-        job_sleep_ms(500);
+        long left = mm2_deadline_remaining_ms(wait);
+        job_sleep_ms(left < 500 ? left : 500);
     }
     if (st == MM2_OK && g.n == 0) {
         char d[160];
-        (void)snprintf(d, sizeof(d), "no record at or after target offset %lld within %ld ms",
+        (void)snprintf(d, sizeof(d),
+                       "no record at or after target offset %lld within the check's %ld ms "
+                       "(--timeout)",
                        (long long)e->target_start, wait_ms);
         cJSON_AddItemToObject(row, "first", side("missing", s.v[0].offset, -1, d));
         mm2_log_error(&j->log, "%s-%d: %s", e->topic, (int)e->partition, d);
@@ -232,6 +237,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
         cJSON_GetObjectItemCaseSensitive(j->conn.config, "source.consumer.isolation.level");
     bool src_committed = cJSON_IsString(iso) && strcmp(iso->valuestring, "read_committed") == 0;
     struct mm2_error err = {0};
+    struct mm2_deadline wait;
     struct tally t = {0};
     cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
     char now[32];
@@ -254,6 +260,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
         return job_fail(j, &err);
     }
     cJSON_AddItemToObject(root, "partitions", rows);
+    mm2_deadline_start(&wait, wait_ms);
     for (size_t i = 0; i < plan->n; i++) {
         const struct mm2_pentry *e = &plan->entries[i];
         cJSON *row = cJSON_CreateObject();
@@ -262,7 +269,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
         cJSON_AddItemToObject(row, "c", mm2_json_int(e->c));
         cJSON_AddItemToObject(row, "target_start", mm2_json_int(e->target_start));
         cJSON_AddItemToArray(rows, row);
-        if (first_record(j, e, src_committed, wait_ms, row, &t, &err) != MM2_OK ||
+        if (first_record(j, e, src_committed, &wait, wait_ms, row, &t, &err) != MM2_OK ||
             (!first_only && e->action == MM2_ACT_OFFSET &&
              flink_last(j, e, src_committed, row, &t, &err) != MM2_OK)) {
             cJSON_Delete(root);

@@ -4,7 +4,8 @@
 # mm2-offsets CLI tests: the built binary from a scrubbed environment (env -i),
 # without Kafka: plan is offline and reads crafted, sealed exports; verify
 # meets tests/fakes/fake_connect.py for the answers it compares and for the
-# faults a real worker cannot show on demand. Everything runs under timeout.
+# faults a real worker cannot show on demand; check's timing meets the two
+# mock clusters of tests/cli/fake_kafka.c. Everything runs under timeout.
 #
 # Every test gets, in $WORK: connector.json (a good MirrorSourceConnector),
 # migration.ini (naming it, a SASL password from ${env:MM2_SOURCE_PASSWORD},
@@ -18,6 +19,7 @@ BUILD=${MM2_BUILD:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}
 OFF=$BUILD/mm2-offsets
 SEAL=$BUILD/tests/seal-artifact
 FAKE_CONNECT=$BATS_TEST_DIRNAME/../fakes/fake_connect.py
+FAKE_KAFKA=$BUILD/tests/fake_kafka
 E=mm2-offsets
 # Longer than any "%.40s" a message may cut a value to; grep for its head.
 SECRET='SENTINEL-9d4e-offsets-cli-never-print-this-value-0123456789'
@@ -293,6 +295,33 @@ stop_fake() {
   fi
 }
 
+# start_kafka SIDE:TOPIC:N0[,N1...]...: the two clusters, partition p of TOPIC holding
+# Np records (the same records on both sides at the same offset), and [source] and
+# [target] of the INI pointed at them (without SASL: the mock clusters take none).
+start_kafka() {
+  rm -f "$WORK/kafka"
+  timeout 120 "$FAKE_KAFKA" "$WORK/kafka" "$@" >"$WORK/kafka.log" 2>&1 3>&- &
+  KAFKA_PID=$!
+  local i
+  for i in $(seq 200); do
+    [ -s "$WORK/kafka" ] && break
+    sleep 0.05
+  done
+  [ -s "$WORK/kafka" ] || { cat "$WORK/kafka.log" >&2; fail "fake_kafka did not start in 10 s"; }
+  sed -i -e '/^security.protocol\|^sasl\./d' \
+    -e "/^\[source\]/,/^\[target\]/ s|^bootstrap.servers = .*|bootstrap.servers = $(sed -n 's/^source=//p' "$WORK/kafka")|" \
+    -e "/^\[target\]/,/^\[connect\]/ s|^bootstrap.servers = .*|bootstrap.servers = $(sed -n 's/^target=//p' "$WORK/kafka")|" \
+    "$INI"
+}
+
+stop_kafka() {
+  if [ -n "${KAFKA_PID:-}" ]; then
+    kill "$KAFKA_PID" 2>/dev/null || true
+    wait "$KAFKA_PID" 2>/dev/null || true
+    KAFKA_PID=
+  fi
+}
+
 # offsets_answer JSON: the body fake_connect serves for GET .../offsets.
 offsets_answer() { printf '%s\n' "$1" >"$WORK/offsets.json"; }
 
@@ -309,6 +338,7 @@ setup() {
   INI=$WORK/migration.ini
   ENV=("PATH=/usr/bin:/bin" "MM2_SOURCE_PASSWORD=$SECRET")
   FAKE_PID=
+  KAFKA_PID=
   RUN_DIR=
   URL=
   PORT=$(closed_port)
@@ -320,6 +350,7 @@ setup() {
 
 teardown() {
   stop_fake
+  stop_kafka
   # The secret never reaches an output or a file, not even its head.
   if grep -rqsF "$SECRET_HEAD" "$WORK"; then
     grep -rlsF "$SECRET_HEAD" "$WORK" >&2
