@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # mm2-offsets' caps (lib/mm2_limits.h, LIMITS in docs/mm2-offsets.1): every file it
-# reads, and every answer of Connect, is refused before it is read whole or parsed
-# when it is above its cap, with one line and exit 3 (a file) or 5 (Connect). Each
-# reader runs under the offset Job's memory limit (256 MiB, job_limited), where a
+# reads, and every answer of Connect and of Flink's REST API, is refused before it is
+# read whole or parsed when it is above its cap, with one line and exit 3 (a file) or 5
+# (an answer). Each file reader runs under the offset Job's memory limit (256 MiB, job_limited), where a
 # file read whole would end in an out-of-memory failure instead (the first test shows
 # the limit biting a reader without a cap).
 # shellcheck disable=SC2154
@@ -96,4 +96,25 @@ over_cap() {
   run -3 offsets status --config "$INI" --plan "$WORK/plan.json"
   assert_summary status 3 0 0
   assert_output "$E status: error: [source] librdkafka property 'receive.message.max.bytes' must be a number of bytes up to 16777216 ($WHY)"
+}
+@test "a Flink REST answer above 1 MiB ends export with one line, exit 5" {
+  # Not under ulimit -v: export's librdkafka threads reserve far more address space (a
+  # stack and a malloc arena each) than they ever touch, which a memory cgroup would not
+  # count; the body is refused at its first MiB all the same.
+  local flink_pid
+  start_kafka source:orders:1,1,1 source:payments:1 target:orders:0,0,0 target:payments:0
+  ini_drop cluster.id
+  start_fake offsets-stopped
+  # Flink's REST API, answering GET /jobs/ID with 10 MB.
+  timeout 60 python3 "$FAKE_CONNECT" huge "$WORK/flink.port" "$WORK" >"$WORK/flink.log" 2>&1 3>&- &
+  flink_pid=$!
+  for _ in $(seq 100); do [ -s "$WORK/flink.port" ] && break || sleep 0.05; done
+  ini_set rest.url "http://127.0.0.1:$(cat "$WORK/flink.port")"
+  run -5 offsets export --config "$INI" --out "$WORK/export.json" --stable-wait 1
+  kill "$flink_pid" 2>/dev/null || true
+  wait "$flink_pid" 2>/dev/null || true
+  assert_summary export 5 '[0-9]+' 1
+  assert_output "$E export: info: Connect 4.1.0 on Kafka cluster fake-cluster
+$E export: error: Flink REST GET /jobs/0123456789abcdef0123456789abcdef: response body larger than 1048576 bytes"
+  [ ! -e "$WORK/export.json" ]
 }
