@@ -270,6 +270,18 @@ make_plan() {
   offsets plan --config "$INI" --export "$WORK/export.json" --out "${1:-$WORK/plan.json}" -q >/dev/null
 }
 
+# await_file FILE SECONDS LOG: waits until a fake has written FILE; on time out,
+# shows the fake's LOG and fails.
+await_file() {
+  local i
+  for i in $(seq $(($2 * 20))); do
+    [ -s "$1" ] && return 0
+    sleep 0.05
+  done
+  cat "$3" >&2
+  return 1
+}
+
 # start_fake MODE: starts fake_connect.py in MODE for the connector JSON of
 # $WORK, the offsets answer $WORK/offsets.json, and points [connect] url at it.
 # The server's fds 1-3 go to a log: bats waits for any process holding them.
@@ -277,12 +289,7 @@ start_fake() {
   rm -f "$WORK/port"
   timeout 60 python3 "$FAKE_CONNECT" "$1" "$WORK/port" "$WORK" >"$WORK/fake.log" 2>&1 3>&- &
   FAKE_PID=$!
-  local i
-  for i in $(seq 100); do
-    [ -s "$WORK/port" ] && break
-    sleep 0.05
-  done
-  [ -s "$WORK/port" ] || { cat "$WORK/fake.log" >&2; fail "fake_connect $1 did not start in 5 s"; }
+  await_file "$WORK/port" 5 "$WORK/fake.log" || fail "fake_connect $1 did not start in 5 s"
   URL="http://127.0.0.1:$(cat "$WORK/port")"
   ini_set url "$URL"
 }
@@ -302,12 +309,7 @@ start_kafka() {
   rm -f "$WORK/kafka"
   timeout 120 "$FAKE_KAFKA" "$WORK/kafka" "$@" >"$WORK/kafka.log" 2>&1 3>&- &
   KAFKA_PID=$!
-  local i
-  for i in $(seq 200); do
-    [ -s "$WORK/kafka" ] && break
-    sleep 0.05
-  done
-  [ -s "$WORK/kafka" ] || { cat "$WORK/kafka.log" >&2; fail "fake_kafka did not start in 10 s"; }
+  await_file "$WORK/kafka" 10 "$WORK/kafka.log" || fail "fake_kafka did not start in 10 s"
   sed -i -e '/^security.protocol\|^sasl\./d' \
     -e "/^\[source\]/,/^\[target\]/ s|^bootstrap.servers = .*|bootstrap.servers = $(sed -n 's/^source=//p' "$WORK/kafka")|" \
     -e "/^\[target\]/,/^\[connect\]/ s|^bootstrap.servers = .*|bootstrap.servers = $(sed -n 's/^target=//p' "$WORK/kafka")|" \

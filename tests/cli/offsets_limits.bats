@@ -108,7 +108,7 @@ over_cap() {
   # Flink's REST API, answering GET /jobs/ID with 10 MB.
   timeout 60 python3 "$FAKE_CONNECT" huge "$WORK/flink.port" "$WORK" >"$WORK/flink.log" 2>&1 3>&- &
   flink_pid=$!
-  for _ in $(seq 100); do [ -s "$WORK/flink.port" ] && break || sleep 0.05; done
+  await_file "$WORK/flink.port" 5 "$WORK/flink.log" || fail "the fake Flink REST API did not start in 5 s"
   ini_set rest.url "http://127.0.0.1:$(cat "$WORK/flink.port")"
   run -5 offsets export --config "$INI" --out "$WORK/export.json" --stable-wait 1
   kill "$flink_pid" 2>/dev/null || true
