@@ -227,7 +227,7 @@ alerts-check:
 	$(Q)tests/alerts/check.sh $(LINT_VENV)/bin/python build/alerts
 
 # No leaks: every unit binary, and the entrypoint on a good and a bad environment.
-memcheck: $(UNIT_BIN) $(BINS) $(B)/tests/seal-artifact
+memcheck: $(UNIT_BIN) $(BINS) $(B)/tests/seal-artifact $(B)/tests/fake_kafka
 	$(Q)for t in $(UNIT_BIN); do \
 	  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 $$t >/dev/null 2>&1 || { echo "memcheck: $$t failed under valgrind" >&2; exit 1; }; \
 	done
