@@ -1,4 +1,4 @@
-/* rollback-plan (seed 7.2): from the connector's offsets M, the Flink group position C = M + 1
+/* rollback-plan: from the connector's offsets M, the Flink group position C = M + 1
  * per partition, as the CSV that kafka-consumer-groups.sh --reset-offsets --from-file reads
  * (TOPIC,PARTITION,OFFSET), and with --commit committed to the Flink group directly. Needs the
  * connector STOPPED first: a running MM2 moves on while Flink would start. */
@@ -13,7 +13,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: " PROG " rollback-plan --config FILE --out FILE [--plan FILE] [--commit]\n"
-            "For a rollback to Flink after MM2 ran (seed 7.2): reads the STOPPED connector's\n"
+            "For a rollback to Flink after MM2 ran: reads the STOPPED connector's\n"
             "offsets M and writes, per partition, the position Flink must resume from,\n"
             "C = M + 1, as TOPIC,PARTITION,OFFSET lines (kafka-consumer-groups.sh\n"
             "--reset-offsets --from-file). With --plan, a planned partition that MM2 holds no\n"

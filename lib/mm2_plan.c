@@ -418,11 +418,14 @@ static bool is_false(const char *v)
 
 void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, struct mm2_refusals *r)
 {
-    static const char *const must_be_false[] = {
-        "offset.consistency.enabled", /* no offset translation: C -> M is the whole mapping */
-        "emit.offset-syncs.enabled",  /* no offset-syncs topic */
-        "sync.topic.configs.enabled", /* target topic configs are the platform's */
-        "sync.topic.acls.enabled",    /* ACLs are the platform's */
+    /* Each key and why it must be false, said in the refusal itself. */
+    static const struct {
+        const char *key, *why;
+    } must_be_false[] = {
+        {"offset.consistency.enabled", "MM2 translates no offset, C - 1 is the whole mapping"},
+        {"emit.offset-syncs.enabled", "no offset-syncs topic on either cluster"},
+        {"sync.topic.configs.enabled", "the target's topic configs stay the platform's"},
+        {"sync.topic.acls.enabled", "the target's ACLs stay the platform's"},
     };
     const char *cls = cfg(c->config, "connector.class");
     const char *reset = cfg(c->config, "source.consumer.auto.offset.reset");
@@ -437,17 +440,17 @@ void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, str
                    "; only MirrorSourceConnector is migrated [rule connector-config]",
                    c->name, cls != NULL ? cls : "(missing)");
     for (size_t i = 0; i < sizeof(must_be_false) / sizeof(must_be_false[0]); i++) {
-        const char *v = cfg(c->config, must_be_false[i]);
+        const char *v = cfg(c->config, must_be_false[i].key);
         if (v == NULL)
             mm2_refuse(r,
-                       "connector %s: %s is unset (its default is true); set it to \"false\" "
-                       "(seed section 4) [rule connector-config]",
-                       c->name, must_be_false[i]);
+                       "connector %s: %s is unset (its default is true); set it to \"false\": "
+                       "%s [rule connector-config]",
+                       c->name, must_be_false[i].key, must_be_false[i].why);
         else if (!is_false(v))
             mm2_refuse(r,
-                       "connector %s: %s is \"%.20s\"; set it to \"false\" (seed section 4) "
+                       "connector %s: %s is \"%.20s\"; set it to \"false\": %s "
                        "[rule connector-config]",
-                       c->name, must_be_false[i], v);
+                       c->name, must_be_false[i].key, v, must_be_false[i].why);
     }
     {
         /* KIP-618: "required" fails when the workers run with exactly.once.source.support

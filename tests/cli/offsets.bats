@@ -827,21 +827,21 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   run -1 plan_with
   assert_refused "the export belongs to another migration: its connector config is $was, but the one in $WORK/connector.json is $(config_digest); use the export made with this INI, or export again [rule binding]"
 }
-@test "a connector JSON against the seed's section 4 is refused, every key [rule connector-config]" {
+@test "a connector JSON against the connector rules is refused, every key [rule connector-config]" {
   sed -i 's/connect.mirror.MirrorSourceConnector/connect.mirror.MirrorCheckpointConnector/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": "true"/; s/"earliest"/"latest"/' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -1 plan_with
   assert_refused "connector mirror-source: connector.class is \"org.apache.kafka.connect.mirror.MirrorCheckpointConnector\", not org.apache.kafka.connect.mirror.MirrorSourceConnector; only MirrorSourceConnector is migrated [rule connector-config]" \
-    "connector mirror-source: emit.offset-syncs.enabled is \"true\"; set it to \"false\" (seed section 4) [rule connector-config]" \
+    "connector mirror-source: emit.offset-syncs.enabled is \"true\"; set it to \"false\": no offset-syncs topic on either cluster [rule connector-config]" \
     "connector mirror-source: source.consumer.auto.offset.reset is \"latest\" but the plan clears some partitions (null) so MM2 starts them at auto.offset.reset; set it to \"earliest\" [rule connector-config]"
 }
-@test "a seed section 4 key left unset is refused with its default in full [rule connector-config]" {
+@test "a key the connector rules want false, left unset, is refused with its default in full [rule connector-config]" {
   sed -i '/"offset.consistency.enabled"/d' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -1 plan_with
-  assert_refused "connector mirror-source: offset.consistency.enabled is unset (its default is true); set it to \"false\" (seed section 4) [rule connector-config]"
+  assert_refused "connector mirror-source: offset.consistency.enabled is unset (its default is true); set it to \"false\": MM2 translates no offset, C - 1 is the whole mapping [rule connector-config]"
 }
-@test "the seed section 4 keys may say false in any case, with spaces around [rule connector-config]" {
+@test "the keys the connector rules want false may say false in any case, with spaces around [rule connector-config]" {
   sed -i 's/"offset.consistency.enabled": "false"/"offset.consistency.enabled": "FALSE"/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": " False "/; s/"sync.topic.acls.enabled": "false"/"sync.topic.acls.enabled": "false\\t"/' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -0 plan_with -q
@@ -849,7 +849,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   sed -i 's/"FALSE"/"no"/' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -1 plan_with
-  assert_refused "connector mirror-source: offset.consistency.enabled is \"no\"; set it to \"false\" (seed section 4) [rule connector-config]"
+  assert_refused "connector mirror-source: offset.consistency.enabled is \"no\"; set it to \"false\": MM2 translates no offset, C - 1 is the whole mapping [rule connector-config]"
 }
 @test "exactly.once.support required is refused: the workers run plain source mode [rule connector-config]" {
   sed -i 's/"tasks.max": "4"/"tasks.max": "4", "exactly.once.support": "required"/' "$WORK/connector.json"

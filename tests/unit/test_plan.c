@@ -1,8 +1,8 @@
 /*
  * Unit tests for lib/mm2_plan, lib/mm2_export and lib/mm2_plan_json: the plan rules of DESIGN 3.3
- * (every row of the C table, every blocking rule, the seed's section 4 connector rules), the
- * export and plan artifacts (to_json / from_json round trips and every validation), the PATCH
- * body, and --accept-loss parsing.
+ * (every row of the C table, every blocking rule, the connector rules of docs/ARCHITECTURE.md
+ * §6.3), the export and plan artifacts (to_json / from_json round trips and every validation), the
+ * PATCH body, and --accept-loss parsing.
  *
  * Each rule test starts from a fixture that plans cleanly (the connector JSON of seed section 3.4
  * with an IdentityReplicationPolicy, a Flink job FINISHED, three topics of which two are
@@ -1026,7 +1026,8 @@ static void test_plan_reports_every_refusal_at_once(void **state)
                    "cluster [rule beyond-end]");
 }
 
-/* ---- the connector rules (seed section 4) ---------------------------------------------------- */
+/* ---- the connector rules (docs/ARCHITECTURE.md §6.3)
+ * ------------------------------------------------- */
 
 static void test_plan_connector_class_aliases_accepted(void **state)
 {
@@ -1070,6 +1071,10 @@ static void test_plan_enabled_keys_must_be_false(void **state)
 {
     static const char *const keys[] = {"offset.consistency.enabled", "emit.offset-syncs.enabled",
                                        "sync.topic.configs.enabled", "sync.topic.acls.enabled"};
+    static const char *const why[] = {"MM2 translates no offset, C - 1 is the whole mapping",
+                                      "no offset-syncs topic on either cluster",
+                                      "the target's topic configs stay the platform's",
+                                      "the target's ACLs stay the platform's"};
     struct fx *f = *state;
 
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -1077,9 +1082,9 @@ static void test_plan_enabled_keys_must_be_false(void **state)
         set_cfg(f, keys[i], "true");
         use_connector(f);
         (void)snprintf(want, sizeof(want),
-                       "connector " NAME ": %s is \"true\"; set it to \"false\" (seed section 4) "
+                       "connector " NAME ": %s is \"true\"; set it to \"false\": %s "
                        "[rule connector-config]",
-                       keys[i]);
+                       keys[i], why[i]);
         assert_refused(f, 1, want);
         set_cfg(f, keys[i], "false");
     }
@@ -1105,8 +1110,9 @@ static void test_plan_enabled_keys_false_in_any_case_and_trimmed(void **state)
         set_cfg(f, "sync.topic.acls.enabled", others[v]);
         use_connector(f);
         (void)snprintf(want, sizeof(want),
-                       "connector " NAME ": sync.topic.acls.enabled is \"%s\"; set it to \"false\" "
-                       "(seed section 4) [rule connector-config]",
+                       "connector " NAME
+                       ": sync.topic.acls.enabled is \"%s\"; set it to \"false\": "
+                       "the target's ACLs stay the platform's [rule connector-config]",
                        others[v]);
         assert_refused(f, 1, want);
     }
@@ -1120,7 +1126,8 @@ static void test_plan_enabled_keys_unset_are_refused_naming_the_default(void **s
     use_connector(f);
     assert_refused(f, 1,
                    "connector " NAME ": sync.topic.acls.enabled is unset (its default is true); "
-                   "set it to \"false\" (seed section 4) [rule connector-config]");
+                   "set it to \"false\": the target's ACLs stay the platform's [rule "
+                   "connector-config]");
 }
 
 static void test_plan_earliest_needed_only_when_some_entry_is_null(void **state)
@@ -1226,13 +1233,17 @@ static void test_connector_rules_all_broken_at_once(void **state)
                         "not org.apache.kafka.connect.mirror.MirrorSourceConnector; "
                         "only MirrorSourceConnector is migrated [rule connector-config]");
     assert_string_equal(r.line[1], "connector " NAME ": offset.consistency.enabled is \"yes\"; "
-                                   "set it to \"false\" (seed section 4) [rule connector-config]");
+                                   "set it to \"false\": MM2 translates no offset, C - 1 is "
+                                   "the whole mapping [rule connector-config]");
     assert_string_equal(r.line[2], "connector " NAME ": emit.offset-syncs.enabled is \"TRUE\"; "
-                                   "set it to \"false\" (seed section 4) [rule connector-config]");
+                                   "set it to \"false\": no offset-syncs topic on either "
+                                   "cluster [rule connector-config]");
     assert_string_equal(r.line[3], "connector " NAME ": sync.topic.configs.enabled is \"true\"; "
-                                   "set it to \"false\" (seed section 4) [rule connector-config]");
+                                   "set it to \"false\": the target's topic configs stay the "
+                                   "platform's [rule connector-config]");
     assert_string_equal(r.line[4], "connector " NAME ": sync.topic.acls.enabled is \"1\"; set it "
-                                   "to \"false\" (seed section 4) [rule connector-config]");
+                                   "to \"false\": the target's ACLs stay the platform's "
+                                   "[rule connector-config]");
     assert_string_equal(r.line[5], "connector " NAME ": source.consumer.auto.offset.reset is "
                                    "\"latest\" but the plan clears some partitions (null) so MM2 "
                                    "starts them at auto.offset.reset; set it to \"earliest\" "
