@@ -1,4 +1,4 @@
-# mm2kit: one plain GNU Makefile (STYLE habit 10).
+# mm2kit: one plain GNU Makefile (docs/ARCHITECTURE.md §8).
 #   make            build the binaries into build/
 #   make test       everything CI runs: deps, lint, unit + cli (plain and
 #                   ASan+UBSan), the image, the e2e tests on the real bed and
@@ -22,7 +22,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 REQ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
               -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
               -Ilib -DMM2KIT_VERSION='"$(VERSION)"' -MMD -MP
-# Release hardening (STYLE habit 10); the sanitizer build turns FORTIFY off.
+# Release hardening (docs/ARCHITECTURE.md §8); the sanitizer build turns FORTIFY off.
 HARDEN_CFLAGS  := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now -Wl,--as-needed
 SAN_FLAGS      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all

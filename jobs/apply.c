@@ -1,6 +1,7 @@
 /* apply: re-checks the plan's facts, creates the connector STOPPED (or finds it STOPPED with the
  * plan's config), backs up its offsets, refuses if they show it moved past the plan, PATCHes
- * the plan in one request (409 retried), then verifies (DESIGN 3.3, seed 3.4). Never resumes. */
+ * the plan in one request (409 retried), then verifies (docs/ARCHITECTURE.md §2.1, §6.4). Never
+ * resumes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

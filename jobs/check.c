@@ -1,4 +1,4 @@
-/* check: after resume, the boundary proven record by record (DESIGN 3.3, seed 7.1), per
+/* check: after resume, the boundary proven record by record (docs/ARCHITECTURE.md §2.1), per
  * partition: the first record MM2 appended to the target (at the target's high watermark of the
  * export) equals the source record at C, or the first one after C that exists (compaction and
  * transaction markers leave gaps); and the last record Flink wrote (just below that watermark)

@@ -1,6 +1,6 @@
 /* export: the Flink group's committed C, the source log start/end, the target's high watermark
  * and last stable offset, read twice --stable-wait apart, and how Flink is known to have
- * stopped (DESIGN 3.3). Writes the export artifact; touches nothing. */
+ * stopped (docs/ARCHITECTURE.md §3.4). Writes the export artifact; touches nothing. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /*
  * job: what every mm2-offsets subcommand shares: the parsed INI file and connector JSON, the
  * Connect and Kafka clients, progress lines, and the re-check of a plan's facts that apply and
- * resume both run (DESIGN 3.3).
+ * resume both run (docs/ARCHITECTURE.md §3.4).
  *
  * Contract:
  *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.
- *   - A subcommand returns an exit code of DESIGN 6. It prints its own diagnostics through
- *     j->log (stderr, one line each, secrets redacted) and its data on stdout.
+ *   - A subcommand returns an exit code of docs/ARCHITECTURE.md §5. It prints its own diagnostics
+ * through j->log (stderr, one line each, secrets redacted) and its data on stdout.
  */
 #ifndef JOBS_JOB_H
 #define JOBS_JOB_H
@@ -140,10 +140,10 @@ int job_pins_hold(struct job *j, const char *source_id, const char *target_id);
  * then job_load and job_read_plan. Returns 0 or the exit code. */
 int job_load_plan(struct job *j, const char *config, const char *plan_path, struct mm2_plan *plan);
 
-/* The facts apply and resume re-check against the plan (DESIGN 3.3): cluster ids of source,
- * target and Connect's group, the connector JSON's digest, partition counts, every topic the
- * connector would replicate being planned, and log start <= C. Refusals go into r.
- * Returns MM2_OK (look at r->n) or an error status with err set. */
+/* The facts apply and resume re-check against the plan (docs/ARCHITECTURE.md §3.4): cluster ids of
+ * source, target and Connect's group, the connector JSON's digest, partition counts, every topic
+ * the connector would replicate being planned, and log start <= C. Refusals go into r. Returns
+ * MM2_OK (look at r->n) or an error status with err set. */
 enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
                             struct mm2_error *err);
 
@@ -165,7 +165,8 @@ struct verify_result {
     cJSON *report;               /* the verify artifact (unsealed); owned */
 };
 
-/* GET offsets and compare with the plan (DESIGN 3.3 verify). Fills res; prints each mismatch. */
+/* GET offsets and compare with the plan (docs/ARCHITECTURE.md §2.1). Fills res; prints each
+ * mismatch. */
 enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct verify_result *res,
                            struct mm2_error *err);
 

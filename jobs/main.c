@@ -1,9 +1,9 @@
 /* mm2-offsets: the one-shot offset migration from a Flink Kafka-to-Kafka copy job to MirrorMaker
- * 2's MirrorSourceConnector (DESIGN 3.3): export C, plan M = C - 1 under every safety rule,
- * apply (create STOPPED, back up, PATCH, verify), verify, resume on approval, status, check the
- * boundary record by record, and the rollback plan.
+ * 2's MirrorSourceConnector (docs/ARCHITECTURE.md §3.4): export C, plan M = C - 1 under every
+ * safety rule, apply (create STOPPED, back up, PATCH, verify), verify, resume on approval, status,
+ * check the boundary record by record, and the rollback plan.
  *
- * Subcommands dispatch through a table, one file each. Exit codes: DESIGN 6. */
+ * Subcommands dispatch through a table, one file each. Exit codes: docs/ARCHITECTURE.md §5. */
 #include <stdio.h>
 #include <string.h>
 

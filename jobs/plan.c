@@ -1,7 +1,7 @@
-/* plan: C -> M = C - 1 for every exported partition, under every rule of DESIGN 3.3; refuses
- * with one line per problem and writes nothing, or writes the plan and prints its digest (the
- * value a person approves for resume). Talks to nothing but, for the cluster ids the INI does not
- * pin, the clusters: the export holds every other fact. */
+/* plan: C -> M = C - 1 for every exported partition, under every rule of docs/ARCHITECTURE.md §6;
+ * refuses with one line per problem and writes nothing, or writes the plan and prints its digest
+ * (the value a person approves for resume). Talks to nothing but, for the cluster ids the INI does
+ * not pin, the clusters: the export holds every other fact. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* resume: the separate, explicit step after a person approved the plan (DESIGN 3.3, seed 5.7):
+/* resume: the separate, explicit step after a person approved the plan (docs/ARCHITECTURE.md §2.1):
  * only with --approve equal to the plan's digest; re-checks the facts and verifies again, then
  * PUT /connectors/NAME/resume and waits for the connector and every task to be RUNNING. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* status: the connector's and its tasks' states, its offsets against the plan, and the lag to
- * the source log end, per partition (DESIGN 3.3). */
+ * the source log end, per partition (docs/ARCHITECTURE.md §3.4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

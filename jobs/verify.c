@@ -1,6 +1,6 @@
-/* verify: GET /connectors/NAME/offsets against the plan, 100% (DESIGN 3.3, seed 3.4): every
- * offset present and equal, every null absent, nothing extra under the plan's topics and alias,
- * the connector STOPPED with zero tasks and the plan's config. */
+/* verify: GET /connectors/NAME/offsets against the plan, 100% (docs/ARCHITECTURE.md §2.1, §6.4):
+ * every offset present and equal, every null absent, nothing extra under the plan's topics and
+ * alias, the connector STOPPED with zero tasks and the plan's config. */
 #include <stdio.h>
 #include <stdlib.h>
 

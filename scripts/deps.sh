@@ -37,8 +37,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     die "apt-get install ${missing[*]} failed"
 fi
 
-# Container settings this machine needs (../shared/CONTAINERS.md): runc (crun
-# refuses the hybrid cgroup layout), cgroupfs, and ulimits inside the hard limits.
+# Container settings a machine like CI's needs: runc (crun refuses a hybrid
+# cgroup v1/v2 layout), cgroupfs, and ulimits inside the hard limits.
 conf=/etc/containers/containers.conf
 if [ ! -f "$conf" ]; then
   hn=$(ulimit -Hn); hu=$(ulimit -Hu)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Baseline for bench/entrypoint: the same checks mm2-entrypoint makes, written
-# the usual way as a shell entrypoint (the seed's docker-entrypoint.sh), then
+# the usual way as a shell entrypoint (a docker-entrypoint.sh), then
 # exec of the same launcher.  Not used by the product.
 set -u
 problems=0

@@ -163,7 +163,7 @@ up() {
   kit wait --bootstrap "$BED_SRC_BOOTSTRAP" --timeout 120 || { save_logs; die "SOURCE broker did not start; see $BED_DIR/logs/"; }
   kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --timeout 120 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }
   # Internal topics ahead of time, compacted, config topic single-partition
-  # (DESIGN §3.1): factor 1 here, the image keeps 3.
+  # (docs/ARCHITECTURE.md §3.1): factor 1 here, the image keeps 3.
   kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" \
     "$BED_CONFIG_TOPIC:1:compact" "$BED_OFFSET_TOPIC:25:compact" "$BED_STATUS_TOPIC:5:compact"
   log "brokers up in $((SECONDS - t0)) s; starting $n workers"

@@ -3,7 +3,7 @@
 rehearsal's Flink-like copier, continuous producer, lag sampler and record audit.
 
 Credentials come from BEDKIT_SASL_USERNAME / BEDKIT_SASL_PASSWORD (never argv).
-Every network wait is bounded by --timeout.  Exit codes follow DESIGN §6:
+Every network wait is bounded by --timeout.  Exit codes follow docs/ARCHITECTURE.md §5:
 0 ok, 1 check negative (records differ), 2 usage, 4 unreachable or timed out.
 """
 import argparse

@@ -729,7 +729,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   assert_equal "$(json_get "$WORK/plan.json" '[d["partitions"][2]["lost"], d["partitions"][2]["log_start"]]')" "[7, 12]"
 }
 
-# --- plan: every rule (DESIGN 3.3) ----------------------------------------------------------
+# --- plan: every rule (docs/ARCHITECTURE.md §6) -------------------------------------------------------
 @test "no committed offset is refused [rule no-offset]" {
   make_export "$WORK/export.json" 'part("orders", 0)["committed"] = [None, None]' >/dev/null
   run -1 plan_with

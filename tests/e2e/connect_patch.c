@@ -5,7 +5,7 @@
  *
  *   connect-patch URL NAME BODY_FILE [RETRY_BUDGET_SECONDS]
  * Prints "retry: WHAT HTTP N, waiting MS ms" per retry and the error line on stderr; exits with
- * the status code (DESIGN 6). */
+ * the status code (docs/ARCHITECTURE.md §5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # mm2-probe against real workers, run as the kubelet would: podman exec in
-# the worker's container (DESIGN §3.4).
+# the worker's container (docs/ARCHITECTURE.md §3.3).
 load helpers
 
 probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The worker image on the bed, as pods would run it: mm2-entrypoint is PID 1,
 # each worker advertises its own POD_IP, and the lifecycle behaves as the
-# Deployment's grace period and probes assume (DESIGN §3.2, §4).
+# Deployment's grace period and probes assume (docs/ARCHITECTURE.md §3.2, §4.3).
 load helpers
 
 TOPIC=wk.events

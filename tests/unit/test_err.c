@@ -12,7 +12,7 @@
 static void test_status_codes_match_design_table(void **state)
 {
     (void)state;
-    /* DESIGN.md section 6: never renumbered. */
+    /* docs/ARCHITECTURE.md §5: never renumbered. */
     assert_int_equal(MM2_OK, 0);
     assert_int_equal(MM2_CHECK_FAILED, 1);
     assert_int_equal(MM2_USAGE, 2);

@@ -1,7 +1,8 @@
 /* Unit tests for lib/mm2_kafka: what can be checked without a broker. Property refusal, reserved
  * keys, builtin.features, secrets kept out of messages, NULL-safe frees, argument checks, and a
  * closed port (127.0.0.1:1) giving MM2_UNREACHABLE by the deadline. Behaviour against a broker is
- * proven on a real one (see the report of the change that added this file). */
+ * proven on real ones: tests/e2e (offsets.bats, offsets_limits.bats) and tests/cli/fake_kafka.c,
+ * librdkafka's own mock clusters. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,11 @@
 /*
- * Unit tests for lib/mm2_plan, lib/mm2_export and lib/mm2_plan_json: the plan rules of DESIGN 3.3
+ * Unit tests for lib/mm2_plan, lib/mm2_export and lib/mm2_plan_json: the plan rules of
+ * docs/ARCHITECTURE.md §6
  * (every row of the C table, every blocking rule, the connector rules of docs/ARCHITECTURE.md
  * §6.3), the export and plan artifacts (to_json / from_json round trips and every validation), the
  * PATCH body, and --accept-loss parsing.
  *
- * Each rule test starts from a fixture that plans cleanly (the connector JSON of seed section 3.4
+ * Each rule test starts from a fixture that plans cleanly (the connector JSON of k8s/base/offsets
  * with an IdentityReplicationPolicy, a Flink job FINISHED, three topics of which two are
  * replicated) and changes one fact, then asserts the exact refusal lines.
  */
@@ -845,7 +846,7 @@ static void test_plan_unplanned_replicated_partition_blocks(void **state)
     struct fx *f = *state;
 
     /* orders has 2 partitions but the export lists only orders-0 and payments-0: MM2 would copy
-     * orders-1 again from the earliest offset (DESIGN 3.3). */
+     * orders-1 again from the earliest offset (docs/ARCHITECTURE.md §6.2). */
     free(f->ex.parts[1].topic);
     f->ex.parts[1] = f->ex.parts[2];
     f->ex.nparts = 2;
