@@ -231,7 +231,7 @@ kills() {
     done
     kc wait --for=condition=Ready "pod/$victim" --timeout=300s >/dev/null || die "$victim was not Ready again within 300 s"
     follow "$phase" 300
-    wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+    wait_tasks $(($(delay_of "$leader" "$KAFKA_DEFAULT_DELAY") / 1000 + 180))
     sleep 5
   done
   event phase name="$phase" end=true
@@ -256,7 +256,7 @@ evict() {
     -d "{\"apiVersion\": \"policy/v1\", \"kind\": \"Eviction\", \"metadata\": {\"name\": \"$victim\", \"namespace\": \"$NS\"}}")
   [ "$code" = 201 ] || die "the eviction of $victim answered $code: $(cat "$KW/evict.json")"
   follow "$phase" 600
-  wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+  wait_tasks $(($(delay_of "$leader" "$KAFKA_DEFAULT_DELAY") / 1000 + 180))
   sleep 5
   event phase name="$phase" end=true
 }

@@ -230,7 +230,7 @@ w("\nA member's pause is the delay in force plus the rebalance and the task's re
   "can be shorter than the delay (pause − delay < 0) in a rolling restart that replaces the leader "
   "before the delay expires.\n")
 
-w("## Acceptance (seed §7.1) and the run's checks\n")
+w("## Acceptance and the run's checks\n")
 for ln in checks_table(checks):
     w(ln)
 w("\nFiles: `cutover/` (export, plan, the Job's and every step's output), `audit-*.json` (per-partition "

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make rehearsal: seed §6 step 3 on real clusters, with §7.1 checked.
+# make rehearsal: the cutover (docs/ARCHITECTURE.md §2.1) on real clusters, with the acceptance
+# checks.
 #
 #   tests/rehearsal/run.sh [--short] [--keep] [--on kube|podman]
 #                          (REHEARSAL=short, REHEARSAL_KEEP=1, REHEARSAL_ON=... too)
@@ -9,7 +10,7 @@
 #   the Job as a Job, the pods' stops and exit codes read from the API.  --on podman (the default):
 #   the pods are podman containers run as the rendered Deployment says.
 #   REHEARSAL_FAULT=group-ahead: Flink's group commit runs 5 records ahead of what its sink
-#   wrote on orders-0 (seed §3.2's warning); the rehearsal must then fail on the loss.
+#   wrote on orders-0 (a Flink whose offsets ran ahead of its sink); the rehearsal must then fail on the loss.
 #
 # A bed of its own (BED_NAME mm2kit-rh, 198.18.11.0/24, build/rehearsal): SOURCE and TARGET
 # KRaft brokers with an authorizer, and 3 worker pods run exactly as the rendered
@@ -159,12 +160,12 @@ done
 SHIPPED_DELAY=$(timeout 60 podman run --rm --entrypoint mm2-entrypoint "$IMAGE" --help |
   sed -n 's/.*CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS.*(\([0-9]*\)).*/\1/p' | head -n 1)
 [ -n "$SHIPPED_DELAY" ] || die "mm2-entrypoint --help in $IMAGE names no default for CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS"
-SEED_DELAY=300000
+KAFKA_DEFAULT_DELAY=300000 # DistributedConfig.SCHEDULED_REBALANCE_MAX_DELAY_MS_DEFAULT
 # Each rolling restart gives its new pods a delay; the pods it replaces measure theirs (the
 # group leader's is the one in force).  Full: the shipped value (measuring the overlay's), 0
-# (measuring the shipped), the seed's 300000 (measuring 0), the shipped again (measuring 300000).
+# (measuring the shipped), Kafka's default 300000 (measuring 0), the shipped again (measuring 300000).
 if [ "$mode" = full ]; then
-  ROLLS=("$SHIPPED_DELAY" 0 "$SEED_DELAY" "$SHIPPED_DELAY")
+  ROLLS=("$SHIPPED_DELAY" 0 "$KAFKA_DEFAULT_DELAY" "$SHIPPED_DELAY")
 else
   ROLLS=("$SHIPPED_DELAY")
 fi
@@ -382,7 +383,7 @@ kills() {
     pick_index
     pod_start "$NEW" "${DELAY[$victim]}"
     pod_ready "$NEW"
-    wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+    wait_tasks $(($(delay_of "$leader" "$KAFKA_DEFAULT_DELAY") / 1000 + 180))
     sleep 5
   done
   event phase name="$phase" end=true
@@ -405,7 +406,7 @@ evict() {
   pick_index
   pod_start "$NEW" "${DELAY[$victim]}"
   pod_ready "$NEW"
-  wait_tasks $(($(delay_of "$leader" "$SEED_DELAY") / 1000 + 180))
+  wait_tasks $(($(delay_of "$leader" "$KAFKA_DEFAULT_DELAY") / 1000 + 180))
   sleep 5
   event phase name="$phase" end=true
 }
@@ -613,8 +614,8 @@ for d in "${ROLLS[@]}"; do
     audit after-kills
   fi
   # In a rolling update the leader's replacement ends any pending delay early (a new
-  # leader reassigns at once); an eviction shows the seed's delay running its course.
-  if [ "$mode" = full ] && [ "$d" = "$SEED_DELAY" ]; then evict "eviction at $SEED_DELAY"; fi
+  # leader reassigns at once); an eviction shows Kafka's default delay running its course.
+  if [ "$mode" = full ] && [ "$d" = "$KAFKA_DEFAULT_DELAY" ]; then evict "eviction at $KAFKA_DEFAULT_DELAY"; fi
 done
 
 # ---- the end: the producer stops, the target catches up ----------------------------------------
@@ -704,12 +705,12 @@ check secrets.nowhere "$(is_ok [ -z "$found" ])" "the connect password (a sentin
 T_END=$(now_ms)
 steps=$(for k in "${!STEP_MS[@]}"; do printf '%s\t%s\n' "$k" "${STEP_MS[$k]}"; done | jq -Rsc 'split("\n") | map(select(. != "") | split("\t") | {(.[0]): (.[1] | tonumber)}) | add')
 jq -n --arg mode "$mode" --argjson rate "$RATE" --arg image "$IMAGE" --arg kafka "$KAFKA_VERSION" \
-  --argjson overlay "$OVERLAY_DELAY" --argjson shipped "$SHIPPED_DELAY" --argjson seed "$SEED_DELAY" \
+  --argjson overlay "$OVERLAY_DELAY" --argjson shipped "$SHIPPED_DELAY" --argjson kafka_default "$KAFKA_DEFAULT_DELAY" \
   --argjson t0 "$T_START" --argjson t1 "$T_END" --argjson steps "$steps" --argjson kills "$KILLS" \
   --arg bed "$BED_NAME $BED_SUBNET" --arg image_id "$(timeout 30 podman image inspect -f '{{.Id}}' "$IMAGE" | cut -c1-12)" \
   --arg digest "$DIGEST" --argjson tasks "$TASKS" \
   '{mode: $mode, rate: $rate, image: $image, image_id: $image_id, kafka: $kafka, overlay_delay_ms: $overlay,
-    shipped_delay_ms: $shipped, seed_delay_ms: $seed, start_ms: $t0, end_ms: $t1, steps_ms: $steps,
+    shipped_delay_ms: $shipped, kafka_default_delay_ms: $kafka_default, start_ms: $t0, end_ms: $t1, steps_ms: $steps,
     kills: $kills, bed: $bed, plan_digest: $digest, tasks: $tasks}' >"$W/meta.json"
 rc=0
 python3 "$here/report.py" "$W" || rc=$?
