@@ -101,12 +101,16 @@ $(B)/tests/seal-artifact: $(B)/tests/cli/seal_artifact.o $(LIB_A)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
+$(B)/tests/exit-table: $(B)/tests/cli/exit_table.o $(LIB_A)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
 # librdkafka's mock clusters as a SOURCE and a TARGET (tests/cli/fake_kafka.c).
 $(B)/tests/fake_kafka: $(B)/tests/cli/fake_kafka.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-cli: $(BINS) $(B)/tests/fake_launcher $(B)/tests/seal-artifact $(B)/tests/fake_kafka
+cli: $(BINS) $(B)/tests/fake_launcher $(B)/tests/seal-artifact $(B)/tests/fake_kafka $(B)/tests/exit-table
 	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/cli
 
 san-unit:

@@ -1,11 +1,11 @@
 /* mm2-entrypoint: the worker image's PID 1 until it execs Connect.
  *
- * In order (DESIGN §3.2): read and validate the whole environment, reporting
+ * In order (docs/ARCHITECTURE.md §3.2): read and validate the whole environment, reporting
  * every problem; check POD_IP is this host's; opt into the JMX agent only when
  * JMX_EXPORTER_PORT is set; set the container-safe heap and log defaults; drop
  * root and every capability, set no_new_privs; restore the signal mask and
  * exec connect-distributed.sh, so the JVM keeps this PID and gets SIGTERM.
- * It never forks.  Exit codes: DESIGN §6 (3 configuration, 126/127 exec).
+ * It never forks.  Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below).
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -14,11 +14,21 @@
 
 #include "config.h"
 #include "launch.h"
+#include "mm2_cli.h"
 #include "mm2_err.h"
 #include "mm2_log.h"
 #include "privs.h"
 
 #define PROG "mm2-entrypoint"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "--check passed"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the environment, a file, or privileges that could not be dropped"},
+    {MM2_EXEC_NOEXEC, "the launcher"},
+    {MM2_EXEC_NOTFOUND, "the launcher"},
+};
 
 static void usage(FILE *out)
 {
@@ -56,10 +66,10 @@ static void usage(FILE *out)
             "  KAFKA_OPTS, KAFKA_LOG4J_OPTS, LOG_DIR (/tmp)  passed on; the JMX agent is\n"
             "                                appended to KAFKA_OPTS of the exec'd process only\n"
             "\n"
-            "Exit codes: 0 --check passed, 2 usage, 3 invalid environment or privileges,\n"
-            "126 launcher not executable, 127 launcher not found.\n"
-            "Otherwise it does not return: the JVM takes over this process.\n",
+            "\n",
             EP_DEFAULT_REST_PORT, EP_DEFAULT_REBALANCE_DELAY_MS);
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+    fputs("Otherwise it does not return: the JVM takes over this process.\n", out);
 }
 
 static int report(const struct mm2_log *log, const struct mm2_problems *p)
@@ -98,16 +108,11 @@ int main(int argc, char **argv)
             printf(PROG " %s\n", MM2KIT_VERSION);
             return MM2_OK;
         default:
-            mm2_log_error(&log, "unknown option '%s'", argv[optind - 1]);
-            fprintf(stderr, "Try '" PROG " --help'.\n");
-            return MM2_USAGE;
+            return mm2_cli_usage_error(&log, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind < argc) {
-        mm2_log_error(&log, "unexpected argument '%s'", argv[optind]);
-        fprintf(stderr, "Try '" PROG " --help'.\n");
-        return MM2_USAGE;
-    }
+    if (optind < argc)
+        return mm2_cli_usage_error(&log, "unexpected argument '%s'", argv[optind]);
 
     struct ep_config cfg;
     struct mm2_problems problems = {0};

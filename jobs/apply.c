@@ -7,9 +7,20 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "past.h"
 #include "mm2_artifact.h"
 #include "mm2_json.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "applied and verified"},
+    {MM2_CHECK_FAILED, "refused, or a verify mismatch"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
+    {MM2_UNEXPECTED, "Kafka or Connect"},
+};
 
 static void usage(FILE *out)
 {
@@ -44,9 +55,8 @@ static void usage(FILE *out)
                  "  -v, --verbose      debug detail too\n"
                  "  -h, --help         this text\n"
                  "\n"
-                 "Exit codes: 0 applied and verified, 1 refused or verify mismatch, 2 usage,\n"
-                 "3 invalid configuration or plan, 4 Kafka or Connect unreachable, 5 unexpected\n"
-                 "answer.\n");
+                 "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 /* Polls until the new connector's status is STOPPED with zero tasks (a moment after the 201). */

@@ -8,12 +8,23 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_artifact.h"
 #include "mm2_json.h"
 
 #define DEFAULT_WAIT_MS 60000L
 #define BACK_FIRST 8
 #define BACK_MAX 65536
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "every boundary proven, or pending"},
+    {MM2_CHECK_FAILED, "a record differs, or MM2's first record did not arrive in time"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Kafka, or timed out"},
+    {MM2_UNEXPECTED, "Kafka"},
+};
 
 static void usage(FILE *out)
 {
@@ -40,10 +51,9 @@ static void usage(FILE *out)
             "  -v, --verbose          debug detail too\n"
             "  -h, --help             this text\n"
             "\n"
-            "Exit codes: 0 every boundary proven (or pending), 1 a record differs or MM2's\n"
-            "first record did not arrive in time, 2 usage, 3 invalid configuration or plan,\n"
-            "4 Kafka unreachable, 5 unexpected answer.\n",
+            "",
             DEFAULT_WAIT_MS / 1000);
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 static bool bytes_eq(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)

@@ -9,6 +9,7 @@
 #include "job.h"
 #include "mm2_artifact.h"
 #include "mm2_binding.h"
+#include "mm2_cli.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
@@ -98,16 +99,13 @@ int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts
 
 int job_usage_error(struct job *j, const char *fmt, ...)
 {
-    char msg[MM2_LOG_LINE_MAX];
     va_list ap;
+    enum mm2_status st;
 
     va_start(ap, fmt);
-    if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
-        msg[0] = '\0';
+    st = mm2_cli_vusage_error(&j->log, fmt, ap);
     va_end(ap);
-    mm2_log_error(&j->log, "%s", msg);
-    fprintf(stderr, "Try '" PROG " %s --help'.\n", j->cmd);
-    return MM2_USAGE;
+    return st;
 }
 
 static void vlog(struct job *j, int level, const char *fmt, va_list ap)

@@ -7,11 +7,21 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_artifact.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 
 #define DEFAULT_STABLE_WAIT_MS 30000L
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "the export written"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the connector JSON"},
+    {MM2_UNREACHABLE, "Kafka, Connect or Flink, or timed out"},
+    {MM2_UNEXPECTED, "Kafka, Connect or Flink"},
+};
 
 static void usage(FILE *out)
 {
@@ -34,9 +44,9 @@ static void usage(FILE *out)
             "  -v, --verbose              debug detail too\n"
             "  -h, --help                 this text\n"
             "\n"
-            "Exit codes: 0 written, 2 usage, 3 invalid configuration, 4 Kafka, Connect or\n"
-            "Flink unreachable, 5 unexpected answer.\n",
+            "",
             DEFAULT_STABLE_WAIT_MS / 1000);
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 struct ctx {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_deadline.h"
 
 static const struct {
@@ -23,6 +24,16 @@ static const struct {
     {"status", cmd_status, "connector and task states, offsets against the plan, lag"},
     {"check", cmd_check, "after resume: the first records MM2 wrote equal the source from C"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
+};
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, NULL},
+    {MM2_CHECK_FAILED, "plan refused, verify or check mismatch"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or an input file"},
+    {MM2_UNREACHABLE, "Kafka, Connect or Flink, or timed out"},
+    {MM2_UNEXPECTED, "Kafka, Connect or Flink"},
 };
 
 static void usage(FILE *out)
@@ -41,9 +52,8 @@ static void usage(FILE *out)
                  "\n"
                  "Environment: only the variables the INI file names as ${env:VAR}.\n"
                  "\n"
-                 "Exit codes: 0 success, 1 check negative (plan refused, verify mismatch, check\n"
-                 "mismatch), 2 usage, 3 invalid configuration or input file, 4 Kafka or Connect\n"
-                 "unreachable or timed out, 5 unexpected answer from Kafka or Connect.\n");
+                 "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 int main(int argc, char **argv)
@@ -54,9 +64,7 @@ int main(int argc, char **argv)
     memset(&j, 0, sizeof(j));
     mm2_log_init(&j.log, PROG, stderr, MM2_LOG_INFO);
     if (argc < 2) {
-        mm2_log_error(&j.log, "no command given");
-        fprintf(stderr, "Try '" PROG " --help'.\n");
-        return MM2_USAGE;
+        return mm2_cli_usage_error(&j.log, "no command given");
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
@@ -79,15 +87,10 @@ int main(int argc, char **argv)
         job_free(&j);
         return rc;
     }
-    if (argv[1][0] == '-') {
-        mm2_log_error(&j.log, "unknown option '%.60s'; give a command first", argv[1]);
-        fprintf(stderr, "Try '" PROG " --help'.\n");
-        return MM2_USAGE;
-    }
-    mm2_log_error(&j.log,
-                  "unknown command '%.60s'; expected export, plan, apply, verify, resume, "
-                  "status, check or rollback-plan",
-                  argv[1]);
-    fprintf(stderr, "Try '" PROG " --help'.\n");
-    return MM2_USAGE;
+    if (argv[1][0] == '-')
+        return mm2_cli_usage_error(&j.log, "unknown option '%.60s'; give a command first", argv[1]);
+    return mm2_cli_usage_error(&j.log,
+                               "unknown command '%.60s'; expected export, plan, apply, verify, "
+                               "resume, status, check or rollback-plan",
+                               argv[1]);
 }

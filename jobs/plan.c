@@ -7,8 +7,19 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_artifact.h"
 #include "mm2_binding.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "the plan written"},
+    {MM2_CHECK_FAILED, "refused"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file, the connector JSON or the export"},
+    {MM2_UNREACHABLE, "a cluster whose id the INI does not pin"},
+    {MM2_UNEXPECTED, "such a cluster"},
+};
 
 static void usage(FILE *out)
 {
@@ -38,7 +49,8 @@ static void usage(FILE *out)
             "  -v, --verbose                      debug detail too\n"
             "  -h, --help                         this text\n"
             "\n"
-            "Exit codes: 0 written, 1 refused, 2 usage, 3 invalid configuration or export.\n");
+            "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 int cmd_plan(struct job *j, int argc, char **argv)

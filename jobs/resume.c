@@ -6,8 +6,19 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 
 #define DEFAULT_WAIT_MS 120000L
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "running"},
+    {MM2_CHECK_FAILED, "refused: the digest, the facts or verify; or a task FAILED"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Kafka or Connect, or not RUNNING in time"},
+    {MM2_UNEXPECTED, "Kafka or Connect"},
+};
 
 static void usage(FILE *out)
 {
@@ -28,10 +39,9 @@ static void usage(FILE *out)
             "  -v, --verbose            debug detail too\n"
             "  -h, --help               this text\n"
             "\n"
-            "Exit codes: 0 running, 1 refused (digest, facts, verify) or a task FAILED,\n"
-            "2 usage, 3 invalid configuration or plan, 4 Kafka or Connect unreachable or not\n"
-            "RUNNING in time, 5 unexpected answer.\n",
+            "",
             DEFAULT_WAIT_MS / 1000);
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 static int wait_running(struct job *j, const char *name, long timeout_ms)

@@ -7,7 +7,18 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_json.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "written, and committed with --commit"},
+    {MM2_CHECK_FAILED, "refused: the connector absent or not STOPPED"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
+    {MM2_UNEXPECTED, "Kafka or Connect, a refused commit included"},
+};
 
 static void usage(FILE *out)
 {
@@ -30,9 +41,8 @@ static void usage(FILE *out)
             "  -v, --verbose      debug detail too\n"
             "  -h, --help         this text\n"
             "\n"
-            "Exit codes: 0 written (and committed), 1 refused (connector not STOPPED, a planned\n"
-            "partition without any position), 2 usage, 3 invalid configuration, 4 Kafka or\n"
-            "Connect unreachable, 5 unexpected answer (a refused commit).\n");
+            "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 struct row {

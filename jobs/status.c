@@ -5,7 +5,18 @@
 #include <string.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_json.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "shown"},
+    {MM2_CHECK_FAILED, "the connector or a task FAILED, or it does not exist"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
+    {MM2_UNEXPECTED, "Kafka or Connect"},
+};
 
 static void usage(FILE *out)
 {
@@ -23,9 +34,8 @@ static void usage(FILE *out)
             "  -v, --verbose            debug detail too\n"
             "  -h, --help               this text\n"
             "\n"
-            "Exit codes: 0 shown, 1 the connector or a task FAILED (or it does not exist),\n"
-            "2 usage, 3 invalid configuration or plan, 4 Kafka or Connect unreachable,\n"
-            "5 unexpected answer.\n");
+            "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 static int show(struct job *j, const struct mm2_plan *plan, bool json)

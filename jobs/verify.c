@@ -5,7 +5,18 @@
 #include <stdlib.h>
 
 #include "job.h"
+#include "mm2_cli.h"
 #include "mm2_artifact.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "everything matches"},
+    {MM2_CHECK_FAILED, "a mismatch, or the plan of another migration"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file or the plan"},
+    {MM2_UNREACHABLE, "Connect or Kafka, or timed out"},
+    {MM2_UNEXPECTED, "Connect or Kafka"},
+};
 
 static void usage(FILE *out)
 {
@@ -25,8 +36,8 @@ static void usage(FILE *out)
             "  -v, --verbose      debug detail too\n"
             "  -h, --help         this text\n"
             "\n"
-            "Exit codes: 0 everything matches, 1 mismatch, 2 usage, 3 invalid configuration or\n"
-            "plan, 4 Connect unreachable, 5 unexpected answer.\n");
+            "");
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 int cmd_verify(struct job *j, int argc, char **argv)

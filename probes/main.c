@@ -1,15 +1,15 @@
 /* mm2-probe: asks a Kafka Connect worker's REST API one question and answers with the exit code
- * (DESIGN 3.4), for kubelet probes and monitoring.
+ * (docs/ARCHITECTURE.md §3.3), for kubelet probes and monitoring.
  *
  * One hard deadline covers the whole run; it never forks (the JVM is PID 1 in the worker's
  * container and reaps nothing, so a forked child would stay a zombie); it prints nothing on
- * success unless --verbose. Exit codes: DESIGN 6. */
+ * success unless --verbose. Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below). */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "mm2_cli.h"
 #include "mm2_http.h"
 #include "mm2_deadline.h"
 #include "mm2_env.h"
@@ -32,6 +32,16 @@ static const struct {
     {"live", probe_live},
     {"ready", probe_ready},
     {"connectors", probe_connectors},
+};
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "healthy"},
+    {MM2_CHECK_FAILED, "unhealthy"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "CONNECT_REST_PORT is not a port"},
+    {MM2_UNREACHABLE, "the worker, or no answer before --timeout"},
+    {MM2_UNEXPECTED, "a redirect, a body over the cap or not the JSON expected"},
 };
 
 static void usage(FILE *out)
@@ -65,28 +75,10 @@ static void usage(FILE *out)
             "Proxy variables (http_proxy, https_proxy, ...) are ignored: the probe talks to the\n"
             "worker directly. No redirect is followed; bodies over 1048576 bytes are refused.\n"
             "\n"
-            "Exit codes: 0 healthy, 1 unhealthy, 2 usage, 3 invalid environment,\n"
-            "4 worker unreachable or timed out, 5 unexpected answer.\n"
-            "Silent on success unless --verbose; diagnostics on stderr, the summary on stdout.\n",
+            "Silent on success unless --verbose; diagnostics on stderr, the summary on stdout.\n"
+            "\n",
             DEFAULT_TIMEOUT_MS / 1000, CONNECTORS_MAX, DEFAULT_REST_PORT);
-}
-
-/* One diagnostic line, the --help hint, and the usage exit code. */
-static enum mm2_status usage_error(const struct mm2_log *log, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static enum mm2_status usage_error(const struct mm2_log *log, const char *fmt, ...)
-{
-    struct mm2_error e = {0};
-    va_list ap;
-
-    va_start(ap, fmt);
-    if (vsnprintf(e.msg, sizeof(e.msg), fmt, ap) < 0)
-        e.msg[0] = '\0';
-    va_end(ap);
-    mm2_log_error(log, "%s", e.msg);
-    fprintf(stderr, "Try '" PROG " --help'.\n");
-    return MM2_USAGE;
+    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 struct cli {
@@ -113,14 +105,15 @@ static void bad_option(char *buf, size_t len, char *const *argv)
 static enum mm2_status set_check(struct cli *cli, const char *arg, const struct mm2_log *log)
 {
     if (cli->check != NULL)
-        return usage_error(log, "unexpected argument '%.*s'", SHOW, arg);
+        return mm2_cli_usage_error(log, "unexpected argument '%.*s'", SHOW, arg);
     for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
         if (strcmp(arg, checks[i].name) == 0) {
             cli->check = checks[i].fn;
             return MM2_OK;
         }
     }
-    return usage_error(log, "unknown check '%.*s'; expected live, ready or connectors", SHOW, arg);
+    return mm2_cli_usage_error(log, "unknown check '%.*s'; expected live, ready or connectors",
+                               SHOW, arg);
 }
 
 static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const struct mm2_log *log,
@@ -149,19 +142,21 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
             break;
         case 't':
             if (mm2_parse_seconds(optarg, &cli->opts.timeout_ms) != 0)
-                st = usage_error(log,
-                                 "--timeout must be seconds above 0 and at most 86400 with at "
-                                 "most 3 decimals, as in 5 or 0.5, got \"%.*s\"",
-                                 SHOW, optarg);
+                st = mm2_cli_usage_error(
+                    log,
+                    "--timeout must be seconds above 0 and at most 86400 with at "
+                    "most 3 decimals, as in 5 or 0.5, got \"%.*s\"",
+                    SHOW, optarg);
             break;
         case 'c':
             if (optarg[0] == '\0')
-                st = usage_error(log, "--connector needs a connector name, got \"\"");
+                st = mm2_cli_usage_error(log, "--connector needs a connector name, got \"\"");
             else if (strlen(optarg) > CONNECTOR_NAME_MAX)
-                st = usage_error(log, "--connector NAME must be at most %d bytes",
-                                 CONNECTOR_NAME_MAX);
+                st = mm2_cli_usage_error(log, "--connector NAME must be at most %d bytes",
+                                         CONNECTOR_NAME_MAX);
             else if (cli->opts.nconnectors >= CONNECTORS_MAX)
-                st = usage_error(log, "--connector may be given at most %d times", CONNECTORS_MAX);
+                st = mm2_cli_usage_error(log, "--connector may be given at most %d times",
+                                         CONNECTORS_MAX);
             else
                 cli->names[cli->opts.nconnectors++] = optarg;
             break;
@@ -172,7 +167,8 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
             else if (strcmp(optarg, "text") == 0)
                 cli->opts.json = false;
             else
-                st = usage_error(log, "--format must be text or json, got \"%.*s\"", SHOW, optarg);
+                st = mm2_cli_usage_error(log, "--format must be text or json, got \"%.*s\"", SHOW,
+                                         optarg);
             break;
         case 'v':
             cli->verbose = true;
@@ -187,22 +183,22 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
             return MM2_OK;
         case ':':
             bad_option(opt, sizeof(opt), argv);
-            st = usage_error(log, "option '%s' needs an argument", opt);
+            st = mm2_cli_usage_error(log, "option '%s' needs an argument", opt);
             break;
         default:
             bad_option(opt, sizeof(opt), argv);
-            st = usage_error(log, "unknown option '%s'", opt);
+            st = mm2_cli_usage_error(log, "unknown option '%s'", opt);
             break;
         }
     }
     if (st != MM2_OK)
         return st;
     if (cli->check == NULL)
-        return usage_error(log, "no check given; expected live, ready or connectors");
+        return mm2_cli_usage_error(log, "no check given; expected live, ready or connectors");
     if (cli->check != probe_connectors && cli->opts.nconnectors > 0)
-        return usage_error(log, "--connector applies only to the connectors check");
+        return mm2_cli_usage_error(log, "--connector applies only to the connectors check");
     if (cli->check != probe_connectors && cli->format_given)
-        return usage_error(log, "--format applies only to the connectors check");
+        return mm2_cli_usage_error(log, "--format applies only to the connectors check");
     return MM2_OK;
 }
 
@@ -215,7 +211,7 @@ static enum mm2_status resolve_url(struct cli *cli, const struct mm2_log *log)
     if (cli->url != NULL) {
         char why[512];
         if (!mm2_http_base_url_valid(cli->url, why, sizeof(why)))
-            return usage_error(log, "--url must be http[s]://HOST[:PORT][/PATH]: %s", why);
+            return mm2_cli_usage_error(log, "--url must be http[s]://HOST[:PORT][/PATH]: %s", why);
         cli->opts.url = cli->url;
         return MM2_OK;
     }

@@ -20,9 +20,10 @@ load offsets_helpers
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
     "export plan apply verify resume status check rollback-plan "
-  assert_line "Exit codes: 0 success, 1 check negative (plan refused, verify mismatch, check"
-  assert_line "mismatch), 2 usage, 3 invalid configuration or input file, 4 Kafka or Connect"
-  assert_line "unreachable or timed out, 5 unexpected answer from Kafka or Connect."
+  assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
+  assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
+  assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
+  assert_line "answer from dependency (Kafka, Connect or Flink)."
   assert_line 'Environment: only the variables the INI file names as ${env:VAR}.'
 }
 @test "-h is --help" {

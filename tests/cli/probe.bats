@@ -43,7 +43,7 @@ $TRY"
   assert_line --index 0 "Usage: mm2-probe live|ready|connectors [OPTION]..."
   local o
   for o in --url --timeout --connector --format --verbose --help --version CONNECT_REST_PORT \
-    "Exit codes: 0 healthy, 1 unhealthy, 2 usage, 3 invalid environment,"; do
+    "Exit codes: 0 success (healthy), 1 check failed (unhealthy), 2 usage error,"; do
     assert_output --partial -- "$o"
   done
 }
