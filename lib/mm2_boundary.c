@@ -80,14 +80,15 @@ static void digest_bytes(EVP_MD_CTX *ctx, const void *p, size_t len, bool null)
 void mm2_bnd_digest(const struct mm2_bnd_record *r, char out[MM2_BND_DIGEST_LEN + 1])
 {
     static const char hex[] = "0123456789abcdef";
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 
     out[0] = '\0';
     if (ctx == NULL)
         return;
     if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1) {
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned int mdlen = 0;
+
         digest_bytes(ctx, r->key, r->key_len, r->key_null);
         digest_bytes(ctx, r->value, r->value_len, r->value_null);
         if (EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen * 2 >= MM2_BND_DIGEST_LEN) {

@@ -55,11 +55,11 @@ static void check(int64_t c, const struct mm2_bnd_record *tail, size_t t,
                   const struct mm2_bnd_window *w, const struct mm2_bnd_opts *o,
                   const struct mm2_bnd_result *r)
 {
-    size_t first = 0;
-
     if (mm2_bnd_class_name(r->cls) == NULL || r->tail_len != t)
         abort();
     if (r->cls == MM2_BND_ALIGNED || r->cls == MM2_BND_AHEAD || r->cls == MM2_BND_BEHIND) {
+        size_t first = 0;
+
         if (r->matches != 1 || mm2_bnd_find(tail, t, w, o, NULL) != 1)
             abort();
         while (first < w->n && w->recs[first].offset != r->src_first)
