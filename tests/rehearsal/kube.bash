@@ -18,10 +18,26 @@ KW=$W/kube
 SVC_IP=198.18.21.80
 kc() { timeout 120 "$KUBE_BIN/kubectl" -n "$NS" "$@"; }
 
-declare -A PIP=() SEEN=() READY_SEEN=() TERM_SEEN=() STOP_SEEN=() RESTARTS=()
-wip() { # POD: its IP (cached: a pod keeps its IP for life)
-  [ -n "${PIP[$1]:-}" ] || PIP[$1]=$(kc get pod "$1" -o jsonpath='{.status.podIP}')
-  printf '%s' "${PIP[$1]}"
+declare -A PIP=() SEEN=() READY_SEEN=() TERM_SEEN=() STOP_SEEN=() RESTARTS=() PARTS=()
+LEADER=
+wip() { # POD: its IP (follow keeps them: a pod keeps its IP for life, even once it is gone)
+  if [ -n "${PIP[$1]:-}" ]; then printf '%s' "${PIP[$1]}"; else kc get pod "$1" -o jsonpath='{.status.podIP}' 2>/dev/null || true; fi
+}
+
+# parts_snapshot: PARTS[pod] = the partitions its tasks copy now, for every live pod, from one
+# status and one tasks read (a deleted pod's are gone by the time its deletion is seen).
+parts_snapshot() {
+  local base st tk p
+  [ ${#ACTIVE[@]} -gt 0 ] || return 0
+  base="http://$(live_ip):8088/connectors/$CONN"
+  st=$(curl -s -m 10 "$base/status") || return 0
+  tk=$(curl -s -m 10 "$base/tasks") || return 0
+  for p in "${ACTIVE[@]}"; do
+    PARTS[$p]=$(jq -nc --argjson st "$st" --argjson tk "$tk" --arg w "${PIP[$p]:-none}:8088" '
+      [($st.tasks // [])[] | select(.worker_id == $w) | .id] as $ids
+      | [$tk[] | select(.id.task as $t | $ids | index($t)) | .config["task.assigned.partitions"] // "" | split(",")[]
+         | select(. != "") | sub("-(?<p>[0-9]+)$"; "/\(.p)")]' 2>/dev/null || echo '[]')
+  done
 }
 wname() { printf '%s' "$1"; }
 
@@ -79,11 +95,14 @@ deployment_done() {
 # the API says of each worker pod: created (start), Ready (ready), deleted (sigterm, at
 # deletionTimestamp - grace), its container's end (stopped), a container restart.
 follow() {
-  local phase=$1 end=$((SECONDS + $2)) pods p st ready del grace fin code rc started leader parts
+  local phase=$1 end=$((SECONDS + $2)) pods p st ready del grace fin code rc started ip leader parts
+  [ ${#ACTIVE[@]} -eq 0 ] || LEADER=$(leader_index)
   while :; do
+    parts_snapshot
     pods=$(kc get pods -l app.kubernetes.io/component=worker -o json) || pods='{"items":[]}'
-    while IFS=$'\t' read -r p st ready del grace fin code rc started; do
+    while IFS=$'\t' read -r p st ready del grace fin code rc started ip; do
       [ -n "$p" ] || continue
+      [ "$ip" = null ] || [ -n "${PIP[$p]:-}" ] || PIP[$p]=$ip
       if [ -z "${SEEN[$p]:-}" ]; then
         SEEN[$p]=1 RESTARTS[$p]=0 GEN[$p]=1
         DELAY[$p]=$(pod_delay "$p")
@@ -101,12 +120,13 @@ follow() {
       if [ "$del" != null ] && [ -z "${TERM_SEEN[$p]:-}" ]; then
         TERM_SEEN[$p]=1
         forget "$p"
-        leader=$(leader_index)
-        parts=$(owned_partitions "$(wip "$p")")
+        leader=$LEADER
+        parts=${PARTS[$p]:-[]}
         event_at "$(($(ms "$del") - grace * 1000))" sigterm worker="$p" phase="$phase" \
           leader="$([ "$leader" = "$p" ] && echo true || echo false)" leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
         log "  SIGTERM $p ($([ "$leader" = "$p" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
         save_pod_log "$p"
+        [ "$leader" != "$p" ] || LEADER=
       fi
       if [ "$fin" != null ] && [ -n "${TERM_SEEN[$p]:-}" ] && [ -z "${STOP_SEEN[$p]:-}" ]; then
         STOP_SEEN[$p]=1
@@ -119,7 +139,9 @@ follow() {
         (.status.containerStatuses[0].state.terminated.finishedAt // null),
         (.status.containerStatuses[0].state.terminated.exitCode // null),
         (.status.containerStatuses[0].restartCount // null),
-        (.status.containerStatuses[0].state.running.startedAt // null)] | map(tostring) | @tsv' <<<"$pods")
+        (.status.containerStatuses[0].state.running.startedAt // null),
+        (.status.podIP // null)] | map(tostring) | @tsv' <<<"$pods")
+    [ -n "$LEADER" ] || [ ${#ACTIVE[@]} -eq 0 ] || LEADER=$(leader_index)
     deployment_done && break
     [ $SECONDS -lt $end ] || die "$phase: the Deployment was not complete within $2 s: $(kc get pods -o wide 2>&1 | tr '\n' ';')"
     sleep 1
@@ -158,6 +180,7 @@ leader_index() { # the pod whose IP the newest assignment names as the leader
   ip=${line#leaderUrl=\'http://}
   ip=${ip%%:*}
   for p in "${ACTIVE[@]}"; do [ "$(wip "$p")" = "$ip" ] && { printf '%s' "$p"; return 0; }; done
+  return 0
 }
 
 settled() { # SECONDS: no live pod logged a rebalance step in the last SECONDS
