@@ -122,13 +122,22 @@ follow() {
         forget "$p"
         leader=$LEADER
         parts=${PARTS[$p]:-[]}
+        if [ "$grace" = 0 ]; then # seen only once the kubelet was done: the watch saw the request
+          local d0=$del
+          read -r del grace < <(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p
+            and (.metadata.deletionGracePeriodSeconds // 0) > 0)] | first | select(.)
+            | "\(.metadata.deletionTimestamp) \(.metadata.deletionGracePeriodSeconds)"' "$KW/pods-watch.json") || true
+          if [ -z "$del" ] || [ -z "$grace" ]; then del=$d0 grace=0; fi
+        fi
         event_at "$(($(ms "$del") - grace * 1000))" sigterm worker="$p" phase="$phase" \
           leader="$([ "$leader" = "$p" ] && echo true || echo false)" leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
         log "  SIGTERM $p ($([ "$leader" = "$p" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
         save_pod_log "$p"
         [ "$leader" != "$p" ] || LEADER=
       fi
-      if [ "$fin" != null ] && [ -n "${TERM_SEEN[$p]:-}" ] && [ -z "${STOP_SEEN[$p]:-}" ]; then
+      # (Once the kubelet is done the API moves deletionTimestamp to the removal, grace 0:
+      # then stops_from_watch reads the first report of the end instead.)
+      if [ "$fin" != null ] && [ "$grace" -gt 0 ] && [ -n "${TERM_SEEN[$p]:-}" ] && [ -z "${STOP_SEEN[$p]:-}" ]; then
         STOP_SEEN[$p]=1
         event_at "$(ms "$fin")" stopped worker="$p" exit_code="$code" \
           stop_ms="$(($(ms "$fin") - $(ms "$del") + grace * 1000))"
@@ -154,7 +163,8 @@ stops_from_watch() {
   local p line
   for p in "${!TERM_SEEN[@]}"; do
     [ -z "${STOP_SEEN[$p]:-}" ] || continue
-    line=$(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p and .status.containerStatuses[0].state.terminated)] | last
+    # The first report of its end: the API later moves deletionTimestamp to the removal.
+    line=$(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p and .status.containerStatuses[0].state.terminated)] | first
       | select(.) | [.status.containerStatuses[0].state.terminated.finishedAt, .status.containerStatuses[0].state.terminated.exitCode,
         .metadata.deletionTimestamp, .metadata.deletionGracePeriodSeconds] | map(tostring) | @tsv' "$KW/pods-watch.json" 2>/dev/null) || continue
     [ -n "$line" ] || continue
@@ -323,9 +333,10 @@ run_job() {
   done
   pod=$(kc get pods -l batch.kubernetes.io/job-name=mm2-offsets-apply -o jsonpath='{.items[0].metadata.name}')
   kc logs "$pod" >"$CUT/job.log" 2>&1 || true
-  # The pod's log holds stdout and stderr together: the reports are the JSON lines.
-  grep '^{' "$CUT/job.log" >"$CUT/job.out" || true
-  grep -v '^{' "$CUT/job.log" >"$CUT/job.err" || true
+  # The pod's log holds stdout and stderr together: every diagnostic line starts with the
+  # program's name, the rest is the reports' JSON (one line each, or pretty-printed).
+  grep -v '^mm2-offsets ' "$CUT/job.log" >"$CUT/job.out" || true
+  grep '^mm2-offsets ' "$CUT/job.log" >"$CUT/job.err" || true
   [ "$(kc get job mm2-offsets-apply -o jsonpath='{.status.succeeded}')" = 1 ]
 }
 
