@@ -4,11 +4,11 @@
 #
 #   tests/rehearsal/run.sh [--short] [--keep] [--on kube|podman]
 #                          (REHEARSAL=short, REHEARSAL_KEEP=1, REHEARSAL_ON=... too)
-#   --on kube: the pods are the Deployment's on the test Kubernetes
+#   --on kube (the default of the full run): the pods are the Deployment's on the test Kubernetes
 #   cluster (tests/kube/cluster.sh, tests/rehearsal/kube.bash): rolling updates by the Deployment
 #   controller, evictions by the Eviction API, hard kills by SIGKILL to the container's process,
-#   the Job as a Job, the pods' stops and exit codes read from the API.  --on podman (the default):
-#   the pods are podman containers run as the rendered Deployment says.
+#   the Job as a Job, the pods' stops and exit codes read from the API.  --on podman (the default
+#   of --short, in make test): the pods are podman containers run as the rendered Deployment says.
 #   REHEARSAL_FAULT=group-ahead: Flink's group commit runs 5 records ahead of what its sink
 #   wrote on orders-0 (a Flink whose offsets ran ahead of its sink); the rehearsal must then fail on the loss.
 #
@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 case $mode in full | short) ;; *) printf 'rehearsal: REHEARSAL must be full or short, got "%s"\n' "$mode" >&2; exit 2 ;; esac
-[ -n "$on" ] || on=podman
+[ -n "$on" ] || { [ "$mode" = full ] && on=kube || on=podman; }
 case $on in kube | podman) ;; *) printf 'rehearsal: --on must be kube or podman, got "%s"\n' "$on" >&2; exit 2 ;; esac
 
 # A bed of its own, never the e2e one (mm2kit-bed*); on the cluster, the brokers its pods reach.
