@@ -41,6 +41,9 @@ down() {
   local c
   for c in $(owned); do timeout 60 podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
   if podman network exists "$BED_NET"; then podman network rm -f "$BED_NET" >/dev/null; fi
+  # podman's CNI backend keeps a removed network's host-local IPAM state
+  # (/var/lib/cni/networks/NAME): gone with the network, so down leaves the host as up found it.
+  podman network exists "$BED_NET" || rm -rf "/var/lib/cni/networks/$BED_NET"
   rm -rf "$BED_DIR/data"
 }
 

@@ -60,9 +60,10 @@ load helpers
   assert_output "Succeeded 0 $(kc get job mm2-offsets-apply -o jsonpath='{.spec.template.spec.volumes[0].configMap.name}') mm2-offsets-plan"
   run -0 --separate-stderr kc logs "$pod"
   no_secret "$output" "$stderr"
-  # apply's report, then verify's (the pod's log interleaves stderr's lines, each prefixed
-  # with the program's name).
-  assert_equal "$(grep -v '^mm2-offsets ' <<<"$output" | jq -sc 'map([.ok, .state, .checked])')" '[[true,"STOPPED",5],[true,"STOPPED",5]]'
+  # apply's report, then verify's: pretty-printed JSON on stdout, which the pod's log
+  # interleaves line by line with stderr's lines ("mm2-offsets COMMAND: LEVEL: ..."); those
+  # dropped by their prefix, the rest is exactly the two reports.
+  assert_equal "$(grep -Ev '^mm2-offsets [a-z]+: ' <<<"$output" | jq -sc 'map([.ok, .state, .checked])')" '[[true,"STOPPED",5],[true,"STOPPED",5]]'
   run -0 connector_state "$CONN"
   assert_output "STOPPED 0"
   want=$(jq -c '[.partitions[] | select(.m != null) | [.topic, .partition, .m]]' "$W/plan.json")

@@ -26,6 +26,10 @@ K=$KUBE_DIR
 P=$K/pki
 RUN=$K/run
 CTR_SOCK=$K/containerd/containerd.sock
+# The pods' CNI network: libcni's cache files in /var/lib/cni are named after it, and down
+# removes them by this name, never by the bed's podman network's (mm2kit-kube, whose IPAM
+# state is bed.sh's to remove).
+KUBE_CNI_NET=mm2kit-kube-pods
 t0=$SECONDS
 
 log() { printf 'kube: [%3ds] %s\n' "$((SECONDS - t0))" "$*" >&2; }
@@ -196,7 +200,7 @@ EOF
   cat >"$K/cni/net.d/10-mm2kit-kube.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
-  "name": "mm2kit-kube",
+  "name": "$KUBE_CNI_NET",
   "plugins": [
     {
       "type": "bridge",
@@ -454,7 +458,7 @@ down() {
   restore_sysctls
   # Paths the kubelet and containerd use whatever their configured roots.
   rm -rf /var/lib/kubelet /var/log/containers /var/log/pods /run/containerd
-  find /var/lib/cni -maxdepth 3 -name 'mm2kit-kube*' -exec rm -rf {} + 2>/dev/null || true
+  find /var/lib/cni -maxdepth 3 -name "$KUBE_CNI_NET*" -exec rm -rf {} + 2>/dev/null || true
   rm -rf "$K"
 }
 

@@ -335,8 +335,8 @@ run_job() {
   kc logs "$pod" >"$CUT/job.log" 2>&1 || true
   # The pod's log holds stdout and stderr together: every diagnostic line starts with the
   # program's name, the rest is the reports' JSON (one line each, or pretty-printed).
-  grep -v '^mm2-offsets ' "$CUT/job.log" >"$CUT/job.out" || true
-  grep '^mm2-offsets ' "$CUT/job.log" >"$CUT/job.err" || true
+  grep -Ev '^mm2-offsets [a-z]+: ' "$CUT/job.log" >"$CUT/job.out" || true
+  grep -E '^mm2-offsets [a-z]+: ' "$CUT/job.log" >"$CUT/job.err" || true
   [ "$(kc get job mm2-offsets-apply -o jsonpath='{.status.succeeded}')" = 1 ]
 }
 
