@@ -70,19 +70,19 @@ static enum mm2_status wait_stopped(struct job *j, const char *name, struct mm2_
         enum mm2_status st = mm2_connect_status(j->connect, name, &s, err);
         if (st != MM2_OK)
             return st;
-        if (s.exists && strcmp(s.state, "STOPPED") == 0 && s.ntasks == 0)
+        if (s.exists && s.state == MM2_CSTATE_STOPPED && s.ntasks == 0)
             return MM2_OK;
-        if (s.exists && (strcmp(s.state, "RUNNING") == 0 || strcmp(s.state, "PAUSED") == 0))
+        if (s.exists && (s.state == MM2_CSTATE_RUNNING || s.state == MM2_CSTATE_PAUSED))
             return mm2_error_set(err, MM2_UNEXPECTED,
                                  "connector %s was created STOPPED but is %s: another client "
                                  "changed it; stop it and run again",
-                                 name, s.state);
+                                 name, mm2_cstate_name(s.state));
         if (mm2_deadline_expired(&dl))
             return mm2_error_set(err, MM2_UNREACHABLE,
                                  "connector %s did not report STOPPED with zero tasks within "
                                  "%ld ms (last: %s, %zu tasks)",
-                                 name, j->cfg.retry_budget_ms, s.exists ? s.state : "not found",
-                                 s.ntasks);
+                                 name, j->cfg.retry_budget_ms,
+                                 s.exists ? mm2_cstate_name(s.state) : "not found", s.ntasks);
         job_sleep_ms(250);
     }
 }
@@ -100,7 +100,7 @@ static enum mm2_status create_stopped(struct job *j, const struct mm2_plan *plan
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     }
     /* Since Kafka 3.7 (KIP-980): the connector and its tasks never start. */
-    if (!cJSON_AddStringToObject(body, "initial_state", "STOPPED")) {
+    if (!cJSON_AddStringToObject(body, "initial_state", mm2_cstate_name(MM2_CSTATE_STOPPED))) {
         cJSON_Delete(body);
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     }

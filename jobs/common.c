@@ -517,15 +517,15 @@ enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan
         return st;
     if (!s.exists)
         return MM2_OK; /* deleted between the two calls: treat it as found, the caller re-reads */
-    if (strcmp(s.state, "STOPPED") != 0)
+    if (s.state != MM2_CSTATE_STOPPED)
         mm2_refuse(r,
                    "connector %s is %s, not STOPPED%s; offsets can only be written to a STOPPED "
                    "connector: PUT /connectors/%s/stop, check that its offsets have not moved "
                    "past the plan, then run again [rule connector-state]",
-                   plan->connector, s.state,
-                   strcmp(s.state, "PAUSED") == 0 ? " (PAUSED is not STOPPED: its tasks still "
-                                                    "exist)"
-                                                  : "",
+                   plan->connector, mm2_cstate_name(s.state),
+                   s.state == MM2_CSTATE_PAUSED ? " (PAUSED is not STOPPED: its tasks still "
+                                                  "exist)"
+                                                : "",
                    plan->connector);
     else if (s.ntasks != 0)
         mm2_refuse(r,
@@ -643,9 +643,9 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     if (!s.exists) {
         mismatch(j, list, "connector %s does not exist; run apply", plan->connector);
     } else {
-        if (strcmp(s.state, "STOPPED") != 0 || s.ntasks != 0)
+        if (s.state != MM2_CSTATE_STOPPED || s.ntasks != 0)
             mismatch(j, list, "connector %s is %s with %zu tasks, not STOPPED with none",
-                     plan->connector, s.state, s.ntasks);
+                     plan->connector, mm2_cstate_name(s.state), s.ntasks);
         if (strcmp(digest, plan->config_digest) != 0)
             mismatch(j, list, "connector %s's config is %s, the plan's %s", plan->connector, digest,
                      plan->config_digest);
@@ -690,7 +690,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
         mm2_source_offsets_free(&offs);
         return MM2_UNEXPECTED;
     }
-    cJSON_AddStringToObject(res->report, "state", s.exists ? s.state : "absent");
+    cJSON_AddStringToObject(res->report, "state", s.exists ? mm2_cstate_name(s.state) : "absent");
     cJSON_AddItemToObject(res->report, "tasks", mm2_json_int((int64_t)s.ntasks));
     cJSON_AddItemToObject(res->report, "checked", mm2_json_int((int64_t)res->checked));
     cJSON_AddItemToObject(res->report, "offsets_read", mm2_json_int((int64_t)offs.n));

@@ -54,12 +54,13 @@ static int wait_running(struct job *j, const char *name, long timeout_ms)
     for (;;) {
         if (mm2_connect_status(j->connect, name, &s, &err) != MM2_OK)
             return job_fail(j, &err);
-        if (strcmp(s.state, "FAILED") == 0 || s.tasks_failed > 0) {
-            mm2_log_error(&j->log, "connector %s is %s, %s; see its status trace", name, s.state,
+        if (s.state == MM2_CSTATE_FAILED || s.tasks_failed > 0) {
+            mm2_log_error(&j->log, "connector %s is %s, %s; see its status trace", name,
+                          mm2_cstate_name(s.state),
                           s.first_bad_task[0] != '\0' ? s.first_bad_task : "no task failed");
             return MM2_CHECK_FAILED;
         }
-        if (strcmp(s.state, "RUNNING") == 0 && s.ntasks > 0 && s.tasks_running == s.ntasks) {
+        if (s.state == MM2_CSTATE_RUNNING && s.ntasks > 0 && s.tasks_running == s.ntasks) {
             job_info(j, "connector %s RUNNING with %zu tasks RUNNING", name, s.ntasks);
             return MM2_OK;
         }
@@ -67,8 +68,9 @@ static int wait_running(struct job *j, const char *name, long timeout_ms)
             mm2_log_error(&j->log,
                           "connector %s is not RUNNING with all tasks after %ld ms (%s, %zu/%zu "
                           "tasks RUNNING%s%s)",
-                          name, timeout_ms, s.exists ? s.state : "not found", s.tasks_running,
-                          s.ntasks, s.first_bad_task[0] != '\0' ? ", " : "", s.first_bad_task);
+                          name, timeout_ms, s.exists ? mm2_cstate_name(s.state) : "not found",
+                          s.tasks_running, s.ntasks, s.first_bad_task[0] != '\0' ? ", " : "",
+                          s.first_bad_task);
             return MM2_UNREACHABLE;
         }
         job_sleep_ms(500);

@@ -80,11 +80,11 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
                       j->conn.name);
         return MM2_CHECK_FAILED;
     }
-    if (strcmp(s.state, "STOPPED") != 0 || s.ntasks != 0) {
+    if (s.state != MM2_CSTATE_STOPPED || s.ntasks != 0) {
         mm2_log_error(&j->log,
                       "refused: connector %s is %s with %zu tasks; stop it first (PUT "
                       "/connectors/%s/stop) so its offsets stop moving [rule connector-state]",
-                      j->conn.name, s.state, s.ntasks, j->conn.name);
+                      j->conn.name, mm2_cstate_name(s.state), s.ntasks, j->conn.name);
         return MM2_CHECK_FAILED;
     }
     if (job_read_offsets(j, j->conn.name, &offs, &err) != MM2_OK)

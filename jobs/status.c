@@ -68,14 +68,15 @@ static int show(struct job *j, const struct mm2_plan *plan, bool json)
     if (json) {
         root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "connector", plan->connector);
-        cJSON_AddStringToObject(root, "state", s.exists ? s.state : "absent");
+        cJSON_AddStringToObject(root, "state", s.exists ? mm2_cstate_name(s.state) : "absent");
         cJSON_AddItemToObject(root, "tasks", mm2_json_int((int64_t)s.ntasks));
         cJSON_AddItemToObject(root, "tasks_running", mm2_json_int((int64_t)s.tasks_running));
         cJSON_AddItemToObject(root, "tasks_failed", mm2_json_int((int64_t)s.tasks_failed));
         arr = cJSON_AddArrayToObject(root, "partitions");
     } else {
         printf("connector %s: %s, tasks %zu/%zu RUNNING, %zu FAILED\n", plan->connector,
-               s.exists ? s.state : "absent", s.tasks_running, s.ntasks, s.tasks_failed);
+               s.exists ? mm2_cstate_name(s.state) : "absent", s.tasks_running, s.ntasks,
+               s.tasks_failed);
         printf("%-40s %9s %14s %14s %14s %12s\n", "TOPIC", "PARTITION", "C", "POSITION", "LOG_END",
                "LAG");
     }
@@ -115,10 +116,10 @@ static int show(struct job *j, const struct mm2_plan *plan, bool json)
                "start)\n",
                (long long)total_lag, plan->n);
     }
-    if (!s.exists || strcmp(s.state, "FAILED") == 0 || s.tasks_failed > 0) {
+    if (!s.exists || s.state == MM2_CSTATE_FAILED || s.tasks_failed > 0) {
         mm2_log_error(&j->log, "connector %s is %s%s%s", plan->connector,
-                      s.exists ? s.state : "absent", s.first_bad_task[0] != '\0' ? ", " : "",
-                      s.first_bad_task);
+                      s.exists ? mm2_cstate_name(s.state) : "absent",
+                      s.first_bad_task[0] != '\0' ? ", " : "", s.first_bad_task);
         rc = MM2_CHECK_FAILED;
     }
 out:

@@ -323,73 +323,31 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
     return MM2_OK;
 }
 
-static bool state_known(const char *s)
-{
-    static const char *const states[] = {"RUNNING",    "PAUSED",     "STOPPED",  "FAILED",
-                                         "UNASSIGNED", "RESTARTING", "DESTROYED"};
-
-    for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
-        if (strcmp(s, states[i]) == 0)
-            return true;
-    return false;
-}
-
 enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
                                          struct mm2_connector_status *out, struct mm2_error *err)
 {
     cJSON *root = parse_strict(body, len);
-    const cJSON *conn, *state, *tasks, *t;
-    size_t i = 0;
+    struct mm2_cstate_info info;
+    enum mm2_status st = mm2_cstate_read(root, "status", NULL, &info, err);
 
     memset(out, 0, sizeof(*out));
     out->exists = true;
-    conn = mm2_json_get(root, "connector", MM2_JSON_OBJECT, "status", err);
-    state =
-        conn != NULL ? mm2_json_get(conn, "state", MM2_JSON_STRING, "status.connector", err) : NULL;
-    tasks = state != NULL ? mm2_json_get(root, "tasks", MM2_JSON_ARRAY, "status", err) : NULL;
-    if (tasks == NULL) {
-        cJSON_Delete(root);
-        return MM2_UNEXPECTED;
-    }
-    if (!state_known(state->valuestring)) {
-        mm2_error_set(err, MM2_UNEXPECTED, "status.connector.state \"%.32s\" is not a state",
-                      state->valuestring);
-        cJSON_Delete(root);
-        return MM2_UNEXPECTED;
-    }
-    copy_str(out->state, sizeof(out->state), state);
-    cJSON_ArrayForEach(t, tasks)
-    {
-        char where[48];
-        const cJSON *ts, *id;
-        int64_t tid;
-        (void)snprintf(where, sizeof(where), "status.tasks[%zu]", i++);
-        ts = mm2_json_get(t, "state", MM2_JSON_STRING, where, err);
-        id = ts != NULL ? mm2_json_get(t, "id", MM2_JSON_INT, where, err) : NULL;
-        if (id == NULL || !state_known(ts->valuestring)) {
-            if (id != NULL)
-                mm2_error_set(err, MM2_UNEXPECTED, "%s.state \"%.32s\" is not a state", where,
-                              ts->valuestring);
-            cJSON_Delete(root);
-            return MM2_UNEXPECTED;
-        }
-        out->ntasks++;
-        if (strcmp(ts->valuestring, "RUNNING") == 0) {
-            out->tasks_running++;
+    out->state = info.state;
+    out->ntasks = info.ntasks;
+    out->tasks_running = info.running;
+    out->tasks_failed = info.failed;
+    for (size_t i = 0; st == MM2_OK && i < info.ntasks; i++) {
+        const struct mm2_cstate_task *t = &info.tasks[i];
+        if (t->state == MM2_CSTATE_RUNNING)
             continue;
-        }
-        if (strcmp(ts->valuestring, "FAILED") == 0)
-            out->tasks_failed++;
-        if (out->first_bad_task[0] == '\0') {
-            const cJSON *wid = cJSON_GetObjectItemCaseSensitive(t, "worker_id");
-            (void)mm2_json_int64(id, &tid);
-            (void)snprintf(out->first_bad_task, sizeof(out->first_bad_task),
-                           "task %lld %s on %.40s", (long long)tid, ts->valuestring,
-                           cJSON_IsString(wid) ? wid->valuestring : "no worker");
-        }
+        (void)snprintf(out->first_bad_task, sizeof(out->first_bad_task), "task %ld %s on %.40s",
+                       t->id, mm2_cstate_name(t->state),
+                       t->worker_id != NULL ? t->worker_id : "no worker");
+        break;
     }
+    mm2_cstate_info_free(&info);
     cJSON_Delete(root);
-    return MM2_OK;
+    return st;
 }
 
 enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm2_cstate.h"
 #include "mm2_err.h"
 #include "mm2_limits.h"
 
@@ -77,7 +78,7 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
 
 struct mm2_connector_status {
     bool exists;
-    char state[16]; /* RUNNING, PAUSED, STOPPED, FAILED, UNASSIGNED, RESTARTING */
+    enum mm2_cstate state;
     size_t ntasks;
     size_t tasks_running;
     size_t tasks_failed;
@@ -87,7 +88,8 @@ struct mm2_connector_status {
 /* GET /connectors/{name}/status; exists is false on 404. */
 enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
                                    struct mm2_connector_status *out, struct mm2_error *err);
-/* The parser behind it, for tests and fuzzing. */
+/* The parser behind it (mm2_cstate_read, with only what a state needs required), for tests and
+ * fuzzing. */
 enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
                                          struct mm2_connector_status *out, struct mm2_error *err);
 

@@ -7,10 +7,12 @@
  *   - connect_status_parse never prints. On MM2_OK *out holds the connectors sorted by name;
  *     free it with connect_status_free (accepts NULL). Every string points into the parsed tree,
  *     which *out owns: valid until connect_status_free.
- *   - Types are checked, not guessed: any missing or mistyped field, a state outside Connect's
- *     AbstractStatus.State, a name that differs from its key, or more than CONNECT_STATUS_MAX
- *     connectors or tasks per connector is MM2_UNEXPECTED, with err naming the JSON path, e.g.
- *     `"mirror-source".status.tasks[0].id is not an integer`. Unknown extra fields are ignored.
+ *   - Each status is read by mm2_cstate_read with the connector's name, so the whole
+ *     ConnectorStateInfo is required. Types are checked, not guessed: any missing or mistyped
+ *     field, a state outside mm2_cstate, a name that differs from its key, or more than
+ *     CONNECT_STATUS_MAX connectors is MM2_UNEXPECTED, with err naming the JSON path, e.g.
+ *     `"mirror-source".status.tasks[0].id is not an integer from 0 to 2147483647`. Unknown
+ *     extra fields are ignored.
  *   - worker_id may be null (kept as NULL); trace is optional (NULL when absent or null).
  */
 #ifndef PROBE_CONNECT_STATUS_H
@@ -18,31 +20,13 @@
 
 #include <stddef.h>
 
+#include "mm2_cstate.h"
 #include "mm2_err.h"
 
 #define CONNECT_STATUS_MAX 10000
 
-struct connect_task {
-    long id;
-    const char *state;
-    const char *worker_id;
-    const char *trace;
-};
-
-struct connect_connector {
-    const char *name;
-    const char *type;
-    const char *state;
-    const char *worker_id;
-    const char *trace;
-    struct connect_task *tasks;
-    size_t ntasks;
-    size_t running; /* tasks in state RUNNING */
-    size_t failed;  /* tasks in state FAILED */
-};
-
 struct connect_status {
-    struct connect_connector *connectors;
+    struct mm2_cstate_info *connectors; /* sorted by name */
     size_t n;
     void *tree; /* the cJSON tree the strings point into */
 };
@@ -52,7 +36,6 @@ enum mm2_status connect_status_parse(const char *body, size_t len, struct connec
 void connect_status_free(struct connect_status *s);
 
 /* The connector called name, or NULL. */
-const struct connect_connector *connect_status_find(const struct connect_status *s,
-                                                    const char *name);
+const struct mm2_cstate_info *connect_status_find(const struct connect_status *s, const char *name);
 
 #endif

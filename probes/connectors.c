@@ -41,21 +41,21 @@ static void trace_suffix(const char *trace, char *buf, size_t len)
     (void)snprintf(buf, len, ": %s", line);
 }
 
-static void judge(const struct connect_connector *c, struct mm2_problems *p)
+static void judge(const struct mm2_cstate_info *c, struct mm2_problems *p)
 {
     char tr[TRACE_SHOW + 3];
 
-    if (strcmp(c->state, "FAILED") == 0) {
+    if (c->state == MM2_CSTATE_FAILED) {
         trace_suffix(c->trace, tr, sizeof(tr));
         mm2_problems_add(p, "connector %s is FAILED%s%s%s", c->name,
                          c->worker_id != NULL ? " on worker " : "",
                          c->worker_id != NULL ? c->worker_id : "", tr);
     }
-    if (strcmp(c->state, "RUNNING") == 0 && c->ntasks == 0)
+    if (c->state == MM2_CSTATE_RUNNING && c->ntasks == 0)
         mm2_problems_add(p, "connector %s is RUNNING with no tasks", c->name);
     for (size_t i = 0; i < c->ntasks; i++) {
-        const struct connect_task *t = &c->tasks[i];
-        if (strcmp(t->state, "FAILED") != 0)
+        const struct mm2_cstate_task *t = &c->tasks[i];
+        if (t->state != MM2_CSTATE_FAILED)
             continue;
         trace_suffix(t->trace, tr, sizeof(tr));
         mm2_problems_add(p, "connector %s task %ld is FAILED%s%s%s", c->name, t->id,
@@ -73,17 +73,17 @@ static void put_clean(FILE *out, const char *s)
     }
 }
 
-static void print_text(FILE *out, const struct connect_connector *c)
+static void print_text(FILE *out, const struct mm2_cstate_info *c)
 {
     put_clean(out, c->name);
     fputc(' ', out);
-    put_clean(out, c->state);
+    put_clean(out, mm2_cstate_name(c->state));
     fprintf(out, " tasks=%zu/%zu failed=%zu\n", c->running, c->ntasks, c->failed);
 }
 
 /* {"name", "type", "state", "worker_id", "tasks": {"total", "running", "failed"},
  *  "failed_tasks": [ids]}, or NULL when out of memory. */
-static cJSON *connector_json(const struct connect_connector *c)
+static cJSON *connector_json(const struct mm2_cstate_info *c)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *tasks = cJSON_CreateObject();
@@ -92,7 +92,7 @@ static cJSON *connector_json(const struct connect_connector *c)
 
     ok = ok && cJSON_AddStringToObject(o, "name", c->name) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "type", c->type) != NULL;
-    ok = ok && cJSON_AddStringToObject(o, "state", c->state) != NULL;
+    ok = ok && cJSON_AddStringToObject(o, "state", mm2_cstate_name(c->state)) != NULL;
     ok = ok && (c->worker_id != NULL ? cJSON_AddStringToObject(o, "worker_id", c->worker_id)
                                      : cJSON_AddNullToObject(o, "worker_id")) != NULL;
     ok = ok && cJSON_AddNumberToObject(tasks, "total", (double)c->ntasks) != NULL;
@@ -100,7 +100,7 @@ static cJSON *connector_json(const struct connect_connector *c)
     ok = ok && cJSON_AddNumberToObject(tasks, "failed", (double)c->failed) != NULL;
     for (size_t i = 0; ok && i < c->ntasks; i++) {
         cJSON *id;
-        if (strcmp(c->tasks[i].state, "FAILED") != 0)
+        if (c->tasks[i].state != MM2_CSTATE_FAILED)
             continue;
         id = cJSON_CreateNumber((double)c->tasks[i].id);
         ok = id != NULL && cJSON_AddItemToArray(failed, id);
@@ -127,7 +127,7 @@ static cJSON *connector_json(const struct connect_connector *c)
 
 /* The connectors to judge: all of them, or the --connector names (once each, as given). */
 struct selection {
-    const struct connect_connector **c;
+    const struct mm2_cstate_info **c;
     size_t n;
     const char **missing;
     size_t nmissing;
@@ -158,7 +158,7 @@ static enum mm2_status select_connectors(const struct probe_opts *o, const struc
     }
     for (size_t i = 0; i < o->nconnectors; i++) {
         const char *name = o->connectors[i];
-        const struct connect_connector *c;
+        const struct mm2_cstate_info *c;
         if (already(o->connectors, i, name))
             continue;
         c = connect_status_find(s, name);
