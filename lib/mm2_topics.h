@@ -15,7 +15,7 @@
  *     DefaultReplicationPolicy / IdentityReplicationPolicy, an empty replication.policy.separator,
  *     a value holding a config provider reference ("${...}"), a non-string value, a key given
  *     twice, and any Java regex construct outside the subset translated to POSIX extended
- *     regexes (the .c lists the subset). What Connect itself refuses (a missing
+ *     regexes (mm2_jregex.c lists the subset). What Connect itself refuses (a missing
  *     source.cluster.alias, a boolean that is not true/false, a regex Java cannot compile, from
  *     4.2 an empty entry in topics / topics.exclude) is MM2_CONFIG too.
  *   - The rules that depend on the Kafka version are taken for the version Connect reports in
