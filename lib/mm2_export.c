@@ -1,4 +1,6 @@
-/* mm2_export: the connector JSON and the export artifact's model (see mm2_plan.h). */
+/* mm2_export: the connector JSON and the export artifact's model (see mm2_export.h). */
+#include "mm2_export.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +10,6 @@
 #include "mm2_connect.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
-#include "mm2_plan.h"
 #include "mm2_plan_json.h"
 
 /* ---- the connector JSON ------------------------------------------------------------------ */

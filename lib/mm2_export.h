@@ -1,0 +1,101 @@
+/*
+ * mm2_export: the two inputs a plan is made from: the connector JSON mm2-offsets is given (and
+ * the digest Connect's stored config would have), and the export artifact, the model of what the
+ * clusters said, read twice, and its JSON form (kind "mm2kit.export/v1", mm2_artifact.h).
+ *
+ * Contract:
+ *   - Never prints, never exits, never talks to the network.
+ *   - Structs own their strings and arrays; each *_free releases them and accepts a zeroed or
+ *     partly filled struct. *_from_json validates every member (type, range, order, uniqueness)
+ *     and returns MM2_CONFIG naming the JSON path of the first bad one.
+ */
+#ifndef MM2_EXPORT_H
+#define MM2_EXPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_digest.h"
+#include "mm2_err.h"
+#include "mm2_kafka.h"
+
+#define MM2_ID_MAX 256
+
+/* ---- the connector JSON ------------------------------------------------------------------ */
+
+struct mm2_connector {
+    char name[MM2_ID_MAX];
+    cJSON *config;                        /* the "config" object, string values only; owned */
+    char alias[MM2_ID_MAX];               /* source.cluster.alias */
+    char digest[MM2_DIGEST_TEXT_LEN + 1]; /* of the config, sorted, with "name" */
+};
+
+/* Reads {"name": ..., "config": {...}} (a "config.name", if given, must equal "name"; an
+ * "initial_state" member is refused: mm2-offsets sets it). MM2_CONFIG naming the file. */
+enum mm2_status mm2_connector_load(const char *path, struct mm2_connector *out,
+                                   struct mm2_error *err);
+enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector *out,
+                                        struct mm2_error *err);
+void mm2_connector_free(struct mm2_connector *c);
+
+/* The digest Connect's stored config would have: config (string map, as GET
+ * /connectors/{name}/config returns it) with "name" set, members sorted. */
+enum mm2_status mm2_connector_config_digest(const cJSON *config, const char *name,
+                                            char out[MM2_DIGEST_TEXT_LEN + 1],
+                                            struct mm2_error *err);
+
+/* ---- the export --------------------------------------------------------------------------- */
+
+/* Per source topic. target_partitions is -1 when the target topic does not exist. */
+struct mm2_xtopic {
+    char *name;
+    int32_t partitions;
+    bool replicated; /* the connector's filter accepts it */
+    char *target;    /* the topic MM2 writes to (replication policy); NULL when not replicated */
+    int32_t target_partitions;
+    char *flink_target; /* the topic Flink wrote to ([flink] topic.mapping); NULL likewise */
+};
+
+/* Per replicated source partition: both reads. Offsets MM2_OFFSET_NONE when not known;
+ * target_* are -1 when the target partition does not exist. */
+struct mm2_xpart {
+    char *topic;
+    int32_t partition;
+    int64_t committed[2];
+    int64_t log_start[2];
+    int64_t log_end[2];
+    int64_t target_hw[2];
+    int64_t target_lso[2];
+};
+
+struct mm2_export {
+    char created[32];
+    char source_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char target_cluster[MM2_KAFKA_CLUSTER_ID_MAX];
+    char connect_version[64];
+    char connect_cluster[MM2_KAFKA_CLUSTER_ID_MAX]; /* GET /'s kafka_cluster_id */
+    char connector[MM2_ID_MAX];
+    char alias[MM2_ID_MAX];
+    char config_digest[MM2_DIGEST_TEXT_LEN + 1];
+    char group[MM2_ID_MAX];
+    char group_state[32];
+    int group_members;
+    char flink_method[16];       /* "flink-rest" or "stable-offsets" */
+    char flink_job_state[32];    /* with flink-rest: the job's state */
+    long checkpoint_interval_ms; /* with stable-offsets */
+    long stable_wait_ms;         /* the time between the two reads */
+    struct mm2_xtopic *topics;   /* every source topic, sorted by name */
+    size_t ntopics;
+    struct mm2_xpart *parts; /* every partition of the replicated topics, sorted */
+    size_t nparts;
+    char digest[MM2_DIGEST_TEXT_LEN + 1]; /* set by *_from_json (and by the writer) */
+};
+
+enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err);
+enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *out,
+                                     struct mm2_error *err);
+void mm2_export_free(struct mm2_export *ex);
+
+#endif
