@@ -203,6 +203,18 @@ if jobs:
         w(f"| {esc(j['fault'])} | {j['first_rc']} | {esc(j['error'] or '-')} | {j['verify_rc']} | {esc(rerun)} | {j['check_rc']} |")
     w("\nExit codes: 0 ok, 1 check negative (verify: Connect differs from the plan), 4 Connect or Kafka "
       "unreachable or timed out, 5 an unexpected answer.")
+stale = [e for e in events if e["kind"] == "stale-status"]
+if stale:
+    w("\n## A connector status left behind\n")
+    w("Where Connect's REST status of the connector read other than RUNNING while its tasks ran (a stale record in "
+      "the status topic): what `mm2-probe connectors` (run in a worker) and the JMX exporter's "
+      "`kafka_connect_connector_status` (what the alerts read; the bean lives on the worker that runs the connector) "
+      "said at that moment.\n")
+    w("| when | REST status | mm2-probe connectors | exporter |")
+    w("| --- | --- | --- | --- |")
+    for e in stale:
+        w(f"| {esc(e.get('when', '?'))} | {esc(e.get('rest_state', '?'))} | exit {e.get('probe_rc')}: "
+          f"{esc(str(e.get('probe', '')).strip())} | {esc(str(e.get('jmx', '')).strip())} |")
 w("")
 w("## Checks\n")
 for ln in checks_table(checks):

@@ -119,8 +119,16 @@ log "runs $runs per fault, ${only:-every fault}; $RATE records/s; bed $BED_NAME 
 
 # ---- the bed ----------------------------------------------------------------------------------
 WORKERS=(1 2 3)
-log "bed: brokers with their logs on the host, 3 workers"
-timeout 400 "$BED" up 3 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed did not come up"; }
+# The workers run the JMX exporter as the Deployment does (k8s/base: 18088), so what the alerts
+# read can be seen when Connect's REST status says something else (observe_status).
+METRICS_PORT=18088
+WORKER_ARGS=(-e "JMX_EXPORTER_PORT=$METRICS_PORT")
+log "bed: brokers with their logs on the host, 3 workers with the JMX exporter"
+(
+  timeout 400 "$BED" up 0 &&
+    for i in "${WORKERS[@]}"; do timeout 120 "$BED" worker-start "$i" "${WORKER_ARGS[@]}" || exit 1; done &&
+    for i in "${WORKERS[@]}"; do timeout 260 "$BED" worker-wait "$i" 240 || exit 1; done
+) >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed did not come up"; }
 KAFKA_VERSION=$(timeout 60 podman exec "$(bed_worker_name 1)" sh -c 'ls /opt/kafka/libs | sed -n "s/^kafka-clients-\(.*\)\.jar$/\1/p"')
 kit 60 create-topics --bootstrap "$SRC" orders:4 payments:3
 kit 60 create-topics --bootstrap "$TGT" orders:4 payments:3
@@ -182,6 +190,24 @@ recovered() {
     sleep 0.5
   done
   event recovered fault="$name" ok=true connector_state="$(fl_connector_state "$CONN" "${WORKERS[0]}")"
+  observe_status "$name"
+}
+
+# observe_status WHEN: when the connector's REST status is not RUNNING while its tasks run (the
+# stale UNASSIGNED record fl_running describes), what a monitor sees of it: mm2-probe connectors
+# (its exit code and line, run in a worker as a monitoring job would) and each worker's
+# exporter series kafka_connect_connector_status, which the alerts read.  An event, no check.
+observe_status() {
+  local when=$1 st prc=0 probe metrics i
+  st=$(fl_connector_state "$CONN" "${WORKERS[0]}")
+  [ "$st" != RUNNING ] || return 0
+  probe=$(timeout 30 podman exec "$(bed_worker_name "${WORKERS[0]}")" mm2-probe connectors -c "$CONN" 2>&1) || prc=$?
+  metrics=$(for i in "${WORKERS[@]}"; do
+    curl -s -m 5 "http://$(bed_worker_ip "$i"):$METRICS_PORT/metrics" |
+      grep -E "^kafka_connect_connector_status\{.*connector=\"$CONN\"" | sed "s/^/w$i: /"
+  done | tr '\n' ';') || true
+  event stale-status when="$when" rest_state="$st" probe_rc="$prc" probe="${probe//$'\n'/; }" jmx="${metrics:-none}"
+  log "  $when: REST says the connector is $st with its tasks RUNNING; mm2-probe connectors exit $prc ($probe); exporter: ${metrics:-no kafka_connect_connector_status series}"
 }
 
 AUDITS=()
@@ -354,7 +380,7 @@ job_after() {
 # A new worker in place of one that was killed (as a Deployment replaces a pod), healthy.
 replace_worker() { # I
   timeout 60 podman rm -f -t 0 "$(bed_worker_name "$1")" >/dev/null 2>&1 || true
-  timeout 120 "$BED" worker-start "$1"
+  timeout 120 "$BED" worker-start "$1" "${WORKER_ARGS[@]}"
   timeout 260 "$BED" worker-wait "$1" 240
 }
 
@@ -437,6 +463,7 @@ check connect.running "$ok" "after every fault: $(fl_status "$CONN" "${WORKERS[0
 # restarting the connector alone (its tasks go on): the new instance writes RUNNING.
 st=$(fl_connector_state "$CONN" "${WORKERS[0]}")
 if [ "$st" != RUNNING ]; then
+  observe_status final
   curl -s -o /dev/null -m 100 -X POST "http://$(bed_worker_ip "${WORKERS[0]}"):8088/connectors/$CONN/restart" || true
   end=$((SECONDS + 60))
   until [ "$(fl_connector_state "$CONN" "${WORKERS[0]}")" = RUNNING ] || [ $SECONDS -ge $end ]; do sleep 1; done
