@@ -199,7 +199,8 @@ if jobs:
     w("\n| mm2-offsets run | first run's exit | its error line | verify after the fault | rerun of apply | check after resume |")
     w("| --- | --- | --- | --- | --- | --- |")
     for j in jobs:
-        rerun = str(j["rerun_rc"]) + (" (after the PUT .../stop its refusal names)" if j.get("stop_by_hand") else "")
+        rerun = str(j["rerun_rc"]) + (f" (refused on a stale UNASSIGNED status first; then {j.get('remedy') or 'PUT .../stop'})"
+                                      if j.get("stop_by_hand") else "")
         w(f"| {esc(j['fault'])} | {j['first_rc']} | {esc(j['error'] or '-')} | {j['verify_rc']} | {esc(rerun)} | {j['check_rc']} |")
     w("\nExit codes: 0 ok, 1 check negative (verify: Connect differs from the plan), 4 Connect or Kafka "
       "unreachable or timed out, 5 an unexpected answer.")
