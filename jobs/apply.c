@@ -294,11 +294,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     if (vr.mismatches > 0) {
-        mm2_log_error(
-            &j->log,
-            "verify: %zu mismatch%s: %zu of %zu planned partitions differ from the plan; do "
-            "not resume",
-            vr.mismatches, vr.mismatches == 1 ? "" : "es", vr.partition_mismatches, vr.checked);
+        job_verify_failed(j, "verify: ", &vr, "do not resume");
         rc = MM2_CHECK_FAILED;
         goto out;
     }

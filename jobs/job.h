@@ -1,7 +1,9 @@
 /*
  * job: what every mm2-offsets subcommand shares: the parsed INI file and connector JSON, the
- * Connect and Kafka clients, progress lines, and the re-check of a plan's facts that apply and
- * resume both run (docs/ARCHITECTURE.md §3.4).
+ * Connect and Kafka clients, progress lines (common.c); option parsing (options.c); the re-check
+ * of a plan's facts that apply and resume both run (recheck.c, docs/ARCHITECTURE.md §3.4); the
+ * read-back of the connector's offsets (readback.c) and their comparison with the plan
+ * (verify.c).
  *
  * Contract:
  *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.
@@ -51,7 +53,8 @@ int cmd_status(struct job *j, int argc, char **argv);
 int cmd_check(struct job *j, int argc, char **argv);
 int cmd_rollback(struct job *j, int argc, char **argv);
 
-/* Command-line options of a subcommand, parsed by job_options (getopt_long underneath). */
+/* Command-line options of a subcommand, parsed by job_options (options.c; getopt_long
+ * underneath). */
 enum job_opt_kind {
     JOB_OPT_STRING,  /* const char **: the argument */
     JOB_OPT_SECONDS, /* long *: milliseconds, from seconds with up to 3 decimals */
@@ -147,6 +150,9 @@ int job_load_plan(struct job *j, const char *config, const char *plan_path, stru
 enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
                             struct mm2_error *err);
 
+/* The plan's entry for source topic name, or NULL (recheck.c). */
+const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name);
+
 /* The connector's live state against the plan: exists with the plan's config digest, STOPPED
  * with zero tasks. *exists tells whether it exists. Refusals go into r. */
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
@@ -166,9 +172,14 @@ struct verify_result {
 };
 
 /* GET offsets and compare with the plan (docs/ARCHITECTURE.md §2.1). Fills res; prints each
- * mismatch. */
+ * mismatch. Out of memory is an error, never a report with members missing (verify.c). */
 enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct verify_result *res,
                            struct mm2_error *err);
+
+/* The one error line after a comparison found mismatches: prefix, the counts, then "; not_done"
+ * when not_done is not NULL. */
+void job_verify_failed(struct job *j, const char *prefix, const struct verify_result *vr,
+                       const char *not_done);
 
 /* The closing progress line: wall time, the part of it spent waiting on purpose, and the
  * Kafka and REST requests sent (the benchmark reads it). */

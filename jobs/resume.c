@@ -123,11 +123,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
         goto out;
     }
     if (vr.mismatches > 0) {
-        mm2_log_error(&j->log,
-                      "%zu mismatch%s: %zu of %zu planned partitions differ from the plan; the "
-                      "connector was not resumed",
-                      vr.mismatches, vr.mismatches == 1 ? "" : "es", vr.partition_mismatches,
-                      vr.checked);
+        job_verify_failed(j, "", &vr, "the connector was not resumed");
         rc = MM2_CHECK_FAILED;
         goto out;
     }

@@ -1,0 +1,60 @@
+/* readback: the connector's offsets as Connect lists them, read until two reads agree (see
+ * job.h). */
+#include <stdbool.h>
+#include <string.h>
+
+#include "job.h"
+
+#define STABLE_GAP_MS 250L
+
+static bool offsets_equal(const struct mm2_source_offsets *a, const struct mm2_source_offsets *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].partition != b->v[i].partition || a->v[i].offset != b->v[i].offset ||
+            strcmp(a->v[i].topic, b->v[i].topic) != 0 ||
+            strcmp(a->v[i].cluster, b->v[i].cluster) != 0)
+            return false;
+    return true;
+}
+
+enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_source_offsets *out,
+                                 struct mm2_error *err)
+{
+    struct mm2_source_offsets prev = {0};
+    struct mm2_deadline dl;
+    int reads = 0;
+
+    mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
+    for (;;) {
+        long t = mm2_now_ms();
+        enum mm2_status st = mm2_connect_offsets(j->connect, name, out, err);
+        mm2_log_debug(&j->log, "GET /connectors/%s/offsets: %zu offsets in %ld ms", name,
+                      st == MM2_OK ? out->n : 0, mm2_now_ms() - t);
+        if (st != MM2_OK) {
+            mm2_source_offsets_free(&prev);
+            return st;
+        }
+        if (++reads > 1 && offsets_equal(&prev, out))
+            break;
+        if (mm2_deadline_expired(&dl)) {
+            job_warn(j,
+                     "the offsets Connect lists for %s still changed after %d reads in %ld ms; "
+                     "using the last one",
+                     name, reads, j->cfg.retry_budget_ms);
+            break;
+        }
+        if (reads > 1)
+            job_info(j,
+                     "connector %s: %zu offsets listed, %zu the read before: the worker is "
+                     "still reading its offsets topic; reading again",
+                     name, out->n, prev.n);
+        mm2_source_offsets_free(&prev);
+        prev = *out;
+        memset(out, 0, sizeof(*out));
+        job_sleep_ms(STABLE_GAP_MS);
+    }
+    mm2_source_offsets_free(&prev);
+    return MM2_OK;
+}
