@@ -10,7 +10,7 @@
 #include "mm2_cli.h"
 #include "past.h"
 #include "mm2_artifact.h"
-#include "mm2_json.h"
+#include "mm2_backup.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -113,38 +113,14 @@ static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
                                     const struct mm2_source_offsets *o, const char *path,
                                     char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err)
 {
-    cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    cJSON *root;
     char now[32];
     enum mm2_status st;
 
-    if (root == NULL || arr == NULL) {
-        cJSON_Delete(root);
-        cJSON_Delete(arr);
-        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    }
     job_utc_now(now, sizeof(now));
-    cJSON_AddStringToObject(root, "kind", MM2_KIND_BACKUP);
-    cJSON_AddStringToObject(root, "tool", PROG " " MM2KIT_VERSION);
-    cJSON_AddStringToObject(root, "created", now);
-    cJSON_AddStringToObject(root, "plan_digest", plan->digest);
-    if (job_add_migration(root, plan, err) != MM2_OK) {
-        cJSON_Delete(root);
-        cJSON_Delete(arr);
-        return MM2_UNEXPECTED;
-    }
-    cJSON_AddItemToObject(root, "offsets", arr);
-    for (size_t i = 0; i < o->n; i++) {
-        cJSON *e = cJSON_CreateObject();
-        if (e == NULL || !cJSON_AddItemToArray(arr, e)) {
-            cJSON_Delete(e);
-            cJSON_Delete(root);
-            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-        }
-        cJSON_AddStringToObject(e, "cluster", o->v[i].cluster);
-        cJSON_AddStringToObject(e, "topic", o->v[i].topic);
-        cJSON_AddItemToObject(e, "partition", mm2_json_int(o->v[i].partition));
-        cJSON_AddItemToObject(e, "offset", mm2_json_int(o->v[i].offset));
-    }
+    st = mm2_backup_build(plan, o, PROG " " MM2KIT_VERSION, now, &root, err);
+    if (st != MM2_OK)
+        return st;
     st = mm2_artifact_write("backup", path, root, digest, err);
     cJSON_Delete(root);
     if (st == MM2_OK)

@@ -1,6 +1,6 @@
 /*
  * mm2_plan_json: the small JSON builders and strict readers that mm2_export.c and mm2_plan.c
- * share (internal to lib/; not for the programs).
+ * share, and the builders of the artifacts mm2-offsets seals (backup, verify report).
  *
  * Builders never fail loudly: an allocation failure, or an integer beyond +-2^53, sets b->oom and
  * the caller checks it once at the end. Readers return MM2_OK or MM2_CONFIG with err naming
