@@ -56,16 +56,36 @@ static void usage(FILE *out)
     mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
+/* "export, plan, ... or rollback-plan", from the table, into buf. */
+static const char *command_names(char *buf, size_t len)
+{
+    const size_t n = sizeof(cmds) / sizeof(cmds[0]);
+    size_t o = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < len; i++) {
+        int w = snprintf(buf + o, len - o, "%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? " or "
+                                      : ", ",
+                         cmds[i].name);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+    }
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
     struct job j;
+    char names[160];
     int rc;
 
     memset(&j, 0, sizeof(j));
     mm2_log_init(&j.log, PROG, stderr, MM2_LOG_INFO);
-    if (argc < 2) {
+    if (argc < 2)
         return mm2_cli_usage_error(&j.log, "no command given");
-    }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return MM2_OK;
@@ -89,8 +109,6 @@ int main(int argc, char **argv)
     }
     if (argv[1][0] == '-')
         return mm2_cli_usage_error(&j.log, "unknown option '%.60s'; give a command first", argv[1]);
-    return mm2_cli_usage_error(&j.log,
-                               "unknown command '%.60s'; expected export, plan, apply, verify, "
-                               "resume, status, check or rollback-plan",
-                               argv[1]);
+    return mm2_cli_usage_error(&j.log, "unknown command '%.60s'; expected %s", argv[1],
+                               command_names(names, sizeof(names)));
 }
