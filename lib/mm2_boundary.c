@@ -4,36 +4,35 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-static bool bytes_equal(const void *a, size_t alen, bool anull, const void *b, size_t blen,
-                        bool bnull)
+/* NULL is a null (key, value, header value): it equals only NULL. */
+static bool bytes_equal(const void *a, size_t alen, const void *b, size_t blen)
 {
-    if (anull || bnull)
-        return anull == bnull;
+    if (a == NULL || b == NULL)
+        return a == b;
     if (alen != blen)
         return false;
     return alen == 0 || memcmp(a, b, alen) == 0;
 }
 
-static bool headers_equal(const struct mm2_bnd_record *a, const struct mm2_bnd_record *b)
+static bool headers_equal(const struct mm2_record *a, const struct mm2_record *b)
 {
-    if (a->header_count != b->header_count)
+    if (a->nheaders != b->nheaders)
         return false;
-    for (size_t i = 0; i < a->header_count; i++) {
-        const struct mm2_bnd_header *x = &a->headers[i], *y = &b->headers[i];
+    for (size_t i = 0; i < a->nheaders; i++) {
+        const struct mm2_header *x = &a->headers[i], *y = &b->headers[i];
         const char *xn = x->name ? x->name : "", *yn = y->name ? y->name : "";
 
-        if (strcmp(xn, yn) != 0 || !bytes_equal(x->value, x->value_len, x->value_null, y->value,
-                                                y->value_len, y->value_null))
+        if (strcmp(xn, yn) != 0 || !bytes_equal(x->value, x->len, y->value, y->len))
             return false;
     }
     return true;
 }
 
-bool mm2_bnd_equal(const struct mm2_bnd_record *a, const struct mm2_bnd_record *b,
+bool mm2_bnd_equal(const struct mm2_record *a, const struct mm2_record *b,
                    const struct mm2_bnd_opts *opts)
 {
-    if (!bytes_equal(a->key, a->key_len, a->key_null, b->key, b->key_len, b->key_null) ||
-        !bytes_equal(a->value, a->value_len, a->value_null, b->value, b->value_len, b->value_null))
+    if (!bytes_equal(a->key, a->key_len, b->key, b->key_len) ||
+        !bytes_equal(a->value, a->value_len, b->value, b->value_len))
         return false;
     if (opts != NULL && opts->timestamps && a->timestamp != b->timestamp)
         return false;
@@ -42,7 +41,7 @@ bool mm2_bnd_equal(const struct mm2_bnd_record *a, const struct mm2_bnd_record *
     return true;
 }
 
-size_t mm2_bnd_find(const struct mm2_bnd_record *tail, size_t t, const struct mm2_bnd_window *w,
+size_t mm2_bnd_find(const struct mm2_record *tail, size_t t, const struct mm2_bnd_window *w,
                     const struct mm2_bnd_opts *opts, size_t *end)
 {
     size_t found = 0;
@@ -64,8 +63,9 @@ size_t mm2_bnd_find(const struct mm2_bnd_record *tail, size_t t, const struct mm
     return found;
 }
 
-static void digest_bytes(EVP_MD_CTX *ctx, const void *p, size_t len, bool null)
+static void digest_bytes(EVP_MD_CTX *ctx, const void *p, size_t len)
 {
+    bool null = p == NULL;
     unsigned char lenb[9];
     uint64_t n = len;
 
@@ -77,7 +77,7 @@ static void digest_bytes(EVP_MD_CTX *ctx, const void *p, size_t len, bool null)
         EVP_DigestUpdate(ctx, p, len);
 }
 
-void mm2_bnd_digest(const struct mm2_bnd_record *r, char out[MM2_BND_DIGEST_LEN + 1])
+void mm2_bnd_digest(const struct mm2_record *r, char out[MM2_BND_DIGEST_LEN + 1])
 {
     static const char hex[] = "0123456789abcdef";
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -89,8 +89,8 @@ void mm2_bnd_digest(const struct mm2_bnd_record *r, char out[MM2_BND_DIGEST_LEN 
         unsigned char md[EVP_MAX_MD_SIZE];
         unsigned int mdlen = 0;
 
-        digest_bytes(ctx, r->key, r->key_len, r->key_null);
-        digest_bytes(ctx, r->value, r->value_len, r->value_null);
+        digest_bytes(ctx, r->key, r->key_len);
+        digest_bytes(ctx, r->value, r->value_len);
         if (EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen * 2 >= MM2_BND_DIGEST_LEN) {
             for (unsigned int i = 0; i < MM2_BND_DIGEST_LEN / 2; i++) {
                 out[2 * i] = hex[md[i] >> 4];
@@ -105,7 +105,7 @@ void mm2_bnd_digest(const struct mm2_bnd_record *r, char out[MM2_BND_DIGEST_LEN 
 static const char *const class_names[] = {
     [MM2_BND_ALIGNED] = "aligned",   [MM2_BND_AHEAD] = "ahead",         [MM2_BND_BEHIND] = "behind",
     [MM2_BND_UNPLACED] = "unplaced", [MM2_BND_AMBIGUOUS] = "ambiguous", [MM2_BND_GONE] = "gone",
-    [MM2_BND_EMPTY] = "empty",
+    [MM2_BND_EMPTY] = "empty",       [MM2_BND_UNREAD] = "unread",
 };
 #define CLASS_COUNT (sizeof class_names / sizeof class_names[0])
 
@@ -141,7 +141,7 @@ static bool window_has_gap(const struct mm2_bnd_window *w)
 
 /* UNPLACED's evidence: the first tail record that differs from the source record it would be
  * were the tail aligned (ending just below C at window index idx_c - 1). */
-static void mismatch_evidence(const struct mm2_bnd_record *tail, size_t t,
+static void mismatch_evidence(const struct mm2_record *tail, size_t t,
                               const struct mm2_bnd_window *w, size_t idx_c,
                               const struct mm2_bnd_opts *opts, struct mm2_bnd_result *out)
 {
@@ -154,7 +154,7 @@ static void mismatch_evidence(const struct mm2_bnd_record *tail, size_t t,
                 missing = i;
             continue;
         }
-        const struct mm2_bnd_record *s = &w->recs[idx_c + i - t];
+        const struct mm2_record *s = &w->recs[idx_c + i - t];
         if (!mm2_bnd_equal(&tail[i], s, opts)) {
             out->mismatch_target = tail[i].offset;
             out->mismatch_source = s->offset;
@@ -199,7 +199,7 @@ static void place(int64_t c, size_t t, const struct mm2_bnd_window *w, size_t j,
     }
 }
 
-bool mm2_bnd_classify(int64_t c, const struct mm2_bnd_record *tail, size_t t,
+bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
                       const struct mm2_bnd_window *w, const struct mm2_bnd_opts *opts,
                       struct mm2_bnd_result *out)
 {

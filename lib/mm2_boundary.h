@@ -10,8 +10,10 @@
  * partitions. This module places the target's tail (its last committed records) in a window of
  * the source partition around C and says which case holds, with the offsets as evidence.
  *
- * Matching is on the bytes of key and value (a null key or value differs from an empty one), and
- * optionally on headers (name, value and order) and timestamps, the fields Flink may rewrite.
+ * Records are struct mm2_record as mm2_kafka_read returns them (a NULL key, value or header value
+ * is null). Matching is on the bytes of key and value (a null key or value differs from an empty
+ * one), and optionally on headers (name, value and order) and timestamps, the fields Flink may
+ * rewrite.
  * Records are compared in log order, never by offset arithmetic: transaction markers, aborted
  * records and compaction leave offsets that no consumer sees, in the source and in the target.
  *
@@ -31,34 +33,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm2_kafka.h"
+
 /* The most tail records one classification compares (the INI's tail.records is capped to it). */
 #define MM2_BND_TAIL_MAX 256
 /* A short digest in evidence: the first 12 hex digits of a record's SHA-256. */
 #define MM2_BND_DIGEST_LEN 12
 
-struct mm2_bnd_header {
-    const char *name; /* NUL-terminated */
-    const void *value;
-    size_t value_len;
-    bool value_null;
-};
-
-struct mm2_bnd_record {
-    int64_t offset; /* in its own partition */
-    const void *key;
-    size_t key_len;
-    bool key_null;
-    const void *value;
-    size_t value_len;
-    bool value_null;
-    int64_t timestamp; /* -1 when not known */
-    const struct mm2_bnd_header *headers;
-    size_t header_count;
-};
-
 /* The source records read around C. */
 struct mm2_bnd_window {
-    const struct mm2_bnd_record *recs;
+    const struct mm2_record *recs;
     size_t n;
     int64_t from;      /* the first offset asked for */
     int64_t log_start; /* the partition's log start offset when read */
@@ -79,6 +63,7 @@ enum mm2_bnd_class {
     MM2_BND_AMBIGUOUS, /* the tail matches at several places: a longer tail decides */
     MM2_BND_GONE,      /* records the comparison needs are gone (log start, compaction) */
     MM2_BND_EMPTY,     /* nothing to compare: target empty, no source record below C */
+    MM2_BND_UNREAD,    /* the reader's byte budget ended a read first (set by the reader) */
 };
 
 struct mm2_bnd_result {
@@ -105,31 +90,31 @@ struct mm2_bnd_result {
 };
 
 /* True when a and b are the same record under opts (offsets are not compared). */
-bool mm2_bnd_equal(const struct mm2_bnd_record *a, const struct mm2_bnd_record *b,
+bool mm2_bnd_equal(const struct mm2_record *a, const struct mm2_record *b,
                    const struct mm2_bnd_opts *opts);
 
 /* How many places of w the whole tail (t records) matches, in order and without a gap; the
  * index in w->recs of the last record of the last match in *end (when any and end != NULL).
  * t == 0 matches nowhere. */
-size_t mm2_bnd_find(const struct mm2_bnd_record *tail, size_t t, const struct mm2_bnd_window *w,
+size_t mm2_bnd_find(const struct mm2_record *tail, size_t t, const struct mm2_bnd_window *w,
                     const struct mm2_bnd_opts *opts, size_t *end);
 
 /* Classifies one partition whose group committed C, from the target's tail (t records, the
  * last ones; t above MM2_BND_TAIL_MAX uses the last MM2_BND_TAIL_MAX) and the source window.
  * Always fills *out; returns false only when the inputs break the contract (window offsets
  * not increasing, C negative), with out->why saying which. */
-bool mm2_bnd_classify(int64_t c, const struct mm2_bnd_record *tail, size_t t,
+bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
                       const struct mm2_bnd_window *w, const struct mm2_bnd_opts *opts,
                       struct mm2_bnd_result *out);
 
-/* "aligned", "ahead", "behind", "unplaced", "ambiguous", "gone", "empty"; NULL for a value out
- * of the table. */
+/* "aligned", "ahead", "behind", "unplaced", "ambiguous", "gone", "empty", "unread"; NULL for a
+ * value out of the table. */
 const char *mm2_bnd_class_name(enum mm2_bnd_class cls);
 /* The class of a name above; false when it is none. */
 bool mm2_bnd_class_parse(const char *name, enum mm2_bnd_class *out);
 
 /* The short digest of a record's key and value (with the null flags), as evidence never shows
  * bytes: MM2_BND_DIGEST_LEN lowercase hex digits. "" when OpenSSL fails. */
-void mm2_bnd_digest(const struct mm2_bnd_record *r, char out[MM2_BND_DIGEST_LEN + 1]);
+void mm2_bnd_digest(const struct mm2_record *r, char out[MM2_BND_DIGEST_LEN + 1]);
 
 #endif

@@ -22,24 +22,24 @@ static const char *const alphabet[] = {"a", "b", "c", "", "abc"};
 
 /* One record from two bytes: the offset step (1..8) and the content (value, key, null flags,
  * timestamp, one header). */
-static void decode(struct mm2_bnd_record *r, struct mm2_bnd_header *h, int64_t offset,
-                   uint8_t content)
+static void decode(struct mm2_record *r, struct mm2_header *h, int64_t offset, uint8_t content)
 {
     memset(r, 0, sizeof *r);
     r->offset = offset;
-    r->value = alphabet[content % 5];
-    r->value_len = strlen(r->value);
-    r->value_null = (content & 0x80) != 0;
-    r->key = alphabet[(content >> 3) % 3];
-    r->key_len = 1;
-    r->key_null = (content & 0x40) != 0;
+    if ((content & 0x80) == 0) {
+        r->value = (unsigned char *)alphabet[content % 5];
+        r->value_len = strlen(alphabet[content % 5]);
+    }
+    if ((content & 0x40) == 0) {
+        r->key = (unsigned char *)alphabet[(content >> 3) % 3];
+        r->key_len = 1;
+    }
     r->timestamp = (content >> 5) & 1;
-    h->name = "h";
-    h->value = alphabet[(content >> 4) % 2];
-    h->value_len = 1;
-    h->value_null = false;
+    h->name = (char *)"h";
+    h->value = (unsigned char *)alphabet[(content >> 4) % 2];
+    h->len = 1;
     r->headers = h;
-    r->header_count = 1;
+    r->nheaders = 1;
 }
 
 static size_t count_between(const struct mm2_bnd_window *w, int64_t lo, int64_t hi)
@@ -51,7 +51,7 @@ static size_t count_between(const struct mm2_bnd_window *w, int64_t lo, int64_t 
     return n;
 }
 
-static void check(int64_t c, const struct mm2_bnd_record *tail, size_t t,
+static void check(int64_t c, const struct mm2_record *tail, size_t t,
                   const struct mm2_bnd_window *w, const struct mm2_bnd_opts *o,
                   const struct mm2_bnd_result *r)
 {
@@ -93,8 +93,8 @@ static void check(int64_t c, const struct mm2_bnd_record *tail, size_t t,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static struct mm2_bnd_record src[FUZZ_RECS], tgt[FUZZ_RECS];
-    static struct mm2_bnd_header srch[FUZZ_RECS], tgth[FUZZ_RECS];
+    static struct mm2_record src[FUZZ_RECS], tgt[FUZZ_RECS];
+    static struct mm2_header srch[FUZZ_RECS], tgth[FUZZ_RECS];
     struct mm2_bnd_window w = {src, 0, 0, 0, false};
     struct mm2_bnd_opts o;
     struct mm2_bnd_result r;

@@ -14,26 +14,23 @@
 
 /* A partition as a sequence: offsets[i] and values[i] (NULL: a null value); keys "k<value>". */
 struct seq {
-    struct mm2_bnd_record r[N_MAX];
+    struct mm2_record r[N_MAX];
     char keys[N_MAX][16];
     size_t n;
 };
 
 static void seq_add(struct seq *s, int64_t offset, const char *value)
 {
-    struct mm2_bnd_record *r = &s->r[s->n];
+    struct mm2_record *r = &s->r[s->n];
 
     memset(r, 0, sizeof *r);
     r->offset = offset;
     r->timestamp = 1000 + offset;
-    if (value == NULL) {
-        r->value_null = true;
-        r->key_null = true;
-    } else {
-        r->value = value;
+    if (value != NULL) {
+        r->value = (unsigned char *)value;
         r->value_len = strlen(value);
         strncpy(s->keys[s->n], value, sizeof s->keys[s->n] - 1);
-        r->key = s->keys[s->n];
+        r->key = (unsigned char *)s->keys[s->n];
         r->key_len = strlen(s->keys[s->n]);
     }
     s->n++;
@@ -180,9 +177,9 @@ static void test_boundary_duplicate_values_in_window(void **state)
     assert_true(res.matches > 1);
     assert_int_equal(res.resume_at, -1);
     /* A single different record inside the tail makes it unique again. */
-    src.r[17].value = "x";
+    src.r[17].value = (unsigned char *)"x";
     src.r[17].value_len = 1;
-    tgt.r[17].value = "x";
+    tgt.r[17].value = (unsigned char *)"x";
     tgt.r[17].value_len = 1;
     assert_true(mm2_bnd_classify(20, TAIL(tgt, 4), &w, &kv, &res));
     assert_int_equal(res.cls, MM2_BND_ALIGNED);
@@ -299,16 +296,15 @@ static void test_boundary_transaction_markers(void **state)
 
 static void test_boundary_headers_and_timestamps_only_when_asked(void **state)
 {
-    struct mm2_bnd_header h1 = {"h", "1", 1, false}, h2 = {"h", "2", 1, false};
-    struct mm2_bnd_record a = {0}, b;
+    struct mm2_header h1 = {"h", (unsigned char *)"1", 1}, h2 = {"h", (unsigned char *)"2", 1};
+    struct mm2_record a = {0}, b;
     struct mm2_bnd_opts both = {true, true};
 
     (void)state;
-    a.value = "v";
+    a.value = (unsigned char *)"v";
     a.value_len = 1;
-    a.key_null = true;
     a.headers = &h1;
-    a.header_count = 1;
+    a.nheaders = 1;
     a.timestamp = 5;
     b = a;
     assert_true(mm2_bnd_equal(&a, &b, &both));
@@ -321,12 +317,18 @@ static void test_boundary_headers_and_timestamps_only_when_asked(void **state)
     assert_false(mm2_bnd_equal(&a, &b, &both));
     /* A null key is not an empty key; a null value is not an empty value. */
     b = a;
-    b.key_null = false;
-    b.key = "";
+    b.key = (unsigned char *)"";
     assert_false(mm2_bnd_equal(&a, &b, &kv));
     b = a;
-    b.value_null = true;
+    b.value = NULL;
     assert_false(mm2_bnd_equal(&a, &b, &kv));
+    b.value = (unsigned char *)"";
+    b.value_len = 0;
+    assert_false(mm2_bnd_equal(&a, &b, &kv));
+    a.value = NULL;
+    assert_false(mm2_bnd_equal(&a, &b, &kv));
+    b.value = NULL;
+    assert_true(mm2_bnd_equal(&a, &b, &kv));
 }
 
 static void test_boundary_refuses_broken_inputs(void **state)
