@@ -2,6 +2,7 @@
 #include "mm2_boundary.h"
 
 #include <openssl/evp.h>
+#include <stdio.h>
 #include <string.h>
 
 /* NULL is a null (key, value, header value): it equals only NULL. */
@@ -169,6 +170,11 @@ static void mismatch_evidence(const struct mm2_record *tail, size_t t,
     }
 }
 
+static void set_why(struct mm2_bnd_result *out, const char *why)
+{
+    (void)snprintf(out->why, sizeof(out->why), "%s", why);
+}
+
 static void result_init(struct mm2_bnd_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -208,12 +214,12 @@ bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
 
     result_init(out);
     if (c < 0 || w == NULL || (w->n > 0 && w->recs == NULL) || (t > 0 && tail == NULL)) {
-        out->why = "C or the inputs are out of range";
+        set_why(out, "C or the inputs are out of range");
         return false;
     }
     for (size_t i = 1; i < w->n; i++)
         if (w->recs[i].offset <= w->recs[i - 1].offset) {
-            out->why = "the source window's offsets do not increase";
+            set_why(out, "the source window's offsets do not increase");
             return false;
         }
     if (t > MM2_BND_TAIL_MAX) {
@@ -237,20 +243,20 @@ bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
     if (t == 0) {
         if (c == 0) {
             out->cls = MM2_BND_EMPTY;
-            out->why = "C is 0 and the target partition is empty: nothing was copied";
+            set_why(out, "C is 0 and the target partition is empty: nothing was copied");
         } else if (idx_c > 0) {
             out->cls = MM2_BND_UNPLACED;
-            out->why = "the target partition is empty while the source holds records below C";
+            set_why(out, "the target partition is empty while the source holds records below C");
         } else if (cut || holes) {
             out->cls = MM2_BND_GONE;
-            out->why = cut ? "the target partition is empty and the source records below C are "
-                             "gone (log start)"
-                           : "the target partition is empty and the source records below C "
-                             "were compacted away";
+            set_why(out, cut ? "the target partition is empty and the source records below C are "
+                               "gone (log start)"
+                             : "the target partition is empty and the source records below C "
+                               "were compacted away");
         } else {
             out->cls = MM2_BND_EMPTY;
-            out->why = "the target partition is empty and the source holds no record below C "
-                       "(only transaction markers or aborted records)";
+            set_why(out, "the target partition is empty and the source holds no record below C "
+                         "(only transaction markers or aborted records)");
         }
         return true;
     }
@@ -262,19 +268,19 @@ bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
     }
     if (out->matches > 1) {
         out->cls = MM2_BND_AMBIGUOUS;
-        out->why = "the tail matches several places of the source window; a longer tail "
-                   "(tail.records) tells them apart";
+        set_why(out, "the tail matches several places of the source window; a longer tail "
+                     "(tail.records) tells them apart");
         return true;
     }
     if (cut || holes) {
         out->cls = MM2_BND_GONE;
-        out->why = cut ? "the tail matches nowhere and source records of the window are gone "
-                         "(below the log start)"
-                       : "the tail matches nowhere and the compacted source window has gaps";
+        set_why(out, cut ? "the tail matches nowhere and source records of the window are gone "
+                           "(below the log start)"
+                         : "the tail matches nowhere and the compacted source window has gaps");
         return true;
     }
     out->cls = MM2_BND_UNPLACED;
-    out->why = "the tail matches no place of the source window";
+    set_why(out, "the tail matches no place of the source window");
     mismatch_evidence(tail, t, w, idx_c, opts, out);
     return true;
 }

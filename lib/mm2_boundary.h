@@ -39,6 +39,8 @@
 #define MM2_BND_TAIL_MAX 256
 /* A short digest in evidence: the first 12 hex digits of a record's SHA-256. */
 #define MM2_BND_DIGEST_LEN 12
+/* The longest reason a result gives, NUL included. */
+#define MM2_BND_WHY_MAX 128
 
 /* The source records read around C. */
 struct mm2_bnd_window {
@@ -86,7 +88,7 @@ struct mm2_bnd_result {
     char mismatch_source_digest[MM2_BND_DIGEST_LEN + 1];
     /* The source offsets searched: the first and last record of the window, -1 when none. */
     int64_t window_first, window_last;
-    const char *why; /* UNPLACED, AMBIGUOUS, GONE, EMPTY: a static phrase saying why */
+    char why[MM2_BND_WHY_MAX]; /* UNPLACED, AMBIGUOUS, GONE, EMPTY, UNREAD: why, in a phrase */
 };
 
 /* True when a and b are the same record under opts (offsets are not compared). */

@@ -80,7 +80,7 @@ static void check(int64_t c, const struct mm2_record *tail, size_t t,
             abort();
         return;
     }
-    if (r->resume_at != -1 || r->why == NULL)
+    if (r->resume_at != -1 || r->why[0] == '\0')
         abort();
     if ((r->cls == MM2_BND_UNPLACED || r->cls == MM2_BND_GONE) && t > 0 &&
         mm2_bnd_find(tail, t, w, o, NULL) != 0)
