@@ -27,15 +27,26 @@ fi
 if [ "${2:-}" = --bed ]; then
   # shellcheck source=tests/bed/bed.env
   . "$root/tests/bed/bed.env"
-  echo "worker container start -> /health 200 (bed already up with workers 1-3):"
+  # The image's worker config, and the same with a reflective plugin scan instead of the
+  # ServiceLoader manifests (plugin.discovery=only_scan, Connect's behaviour before KIP-898).
+  props=/etc/mm2/connect-mm2.properties
+  timeout 60 podman run --rm --entrypoint cat "$IMAGE" "$props" >"$work/service_load.properties"
+  grep -qx 'plugin.discovery=service_load' "$work/service_load.properties" ||
+    { echo "the image's $props does not say plugin.discovery=service_load" >&2; exit 4; }
+  sed 's/^plugin.discovery=.*/plugin.discovery=only_scan/' "$work/service_load.properties" >"$work/only_scan.properties"
+  chmod 0644 "$work"/*.properties
+  echo "worker container start -> /health 200 (bed already up with workers 1-3), the two interleaved:"
   for run in 1 2 3; do
-    t0=$(date +%s%N)
-    "$root/tests/bed/bed.sh" worker-start 4 >/dev/null
-    until [ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "http://$(bed_worker_ip 4):8088/health")" = 200 ]; do
-      [ $(( ($(date +%s%N) - t0) / 1000000000 )) -lt 180 ] || { echo "no /health 200 in 180 s" >&2; exit 4; }
-      sleep 0.1
+    for mode in service_load only_scan; do
+      t0=$(date +%s%N)
+      "$root/tests/bed/bed.sh" worker-start 4 -v "$work/$mode.properties:$props:ro" >/dev/null
+      until [ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "http://$(bed_worker_ip 4):8088/health")" = 200 ]; do
+        [ $(( ($(date +%s%N) - t0) / 1000000000 )) -lt 180 ] || { echo "no /health 200 in 180 s" >&2; exit 4; }
+        sleep 0.1
+      done
+      scan=$(timeout 30 podman logs "$(bed_worker_name 4)" 2>&1 | sed -n 's/.*Scanning plugins with \([A-Za-z]*\) took \([0-9]*\) ms.*/\1 \2 ms/p' | tr '\n' ' ')
+      echo "  run $run, plugin.discovery=$mode: $(( ($(date +%s%N) - t0) / 1000000 )) ms (${scan:-no scan logged})"
+      podman rm -f -t 10 "$(bed_worker_name 4)" >/dev/null
     done
-    echo "  run $run: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
-    podman rm -f -t 10 "$(bed_worker_name 4)" >/dev/null
   done
 fi
