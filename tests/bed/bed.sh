@@ -41,10 +41,25 @@ down() {
   local c
   for c in $(owned); do timeout 60 podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
   if podman network exists "$BED_NET"; then podman network rm -f "$BED_NET" >/dev/null; fi
+  drop_stale_rules
   # podman's CNI backend keeps a removed network's host-local IPAM state
   # (/var/lib/cni/networks/NAME): gone with the network, so down leaves the host as up found it.
   podman network exists "$BED_NET" || rm -rf "/var/lib/cni/networks/$BED_NET"
   rm -rf "$BED_DIR/data"
+}
+
+# drop_stale_rules: the forwarding rules podman's CNI firewall plugin left for this bed's
+# addresses when a container's teardown could not run (a killed run): with the network gone,
+# every rule naming an address of its subnet is stale.
+drop_stale_rules() {
+  local r a
+  podman network exists "$BED_NET" && return 0
+  { iptables -S CNI-FORWARD 2>/dev/null || true; } | { grep -F -- " ${BED_SUBNET%.0/24}." || true; } |
+    while IFS= read -r r; do
+      read -ra a <<<"${r#-A }"
+      iptables -D "${a[@]}" 2>/dev/null || true
+    done
+  return 0
 }
 
 broker_props() { # name ip log-dir

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # The overlay on a real API server, kubelet and controllers (tests/kube/cluster.sh):
 # Pod Security admission, server-side apply, the workers Ready through the kubelet's
-# exec probes, the Downward API's POD_IP, and REST forwarding between pod IPs.
+# exec probes, the Downward API's POD_IP, and REST forwarding between pod IPs.  What needs
+# no worker (the producer, the Flink-like copier, the pods of 25_bad_pods.bats, the
+# operator's pod) is started while the workers' JVMs start.
 # shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
 
@@ -26,6 +28,38 @@ load helpers
   done
   run -0 kc get job mm2-offsets-apply -o jsonpath='{.spec.suspend} {.status.active}'
   assert_output "true "
+}
+
+@test "while the workers start: a producer writes, a Flink-like copier stops at C, pods with one thing wrong and the operator's pod are created" {
+  # None of this needs a worker, so it runs while their JVMs start (about half a minute).
+  run -0 kit 120 create-topics --bootstrap "$BED_SRC_BOOTSTRAP" orders:3 payments:2
+  run -0 kit 120 create-topics --bootstrap "$BED_TGT_BOOTSTRAP" orders:3 payments:2
+  mkdir -p "$W/ctl"
+  # Until 40_rollout.bats touches ctl/stop (teardown_suite stops it by its PID, whatever happens).
+  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD detach \
+    timeout -s KILL 1200 "$MM2KIT_CACHE/venv/bin/python3" "$ROOT/tests/bed/bedkit.py" produce-loop \
+    --bootstrap "$BED_SRC_BOOTSTRAP" --topics orders:3,payments:2 --rate 30 --control "$W/ctl" --seed 11 \
+    >"$W/producer.out" 2>"$W/producer.log"
+  echo $! >"$W/producer.pid"
+  # The pods of 25_bad_pods.bats: the Deployment's template with a wrong POD_IP, without the
+  # Secret's JAAS entry, or naming a Secret that does not exist.
+  bad_pod mm2-bad-pod-ip '.spec.containers[0].env |= map(if .name == "POD_IP" then {name: "POD_IP", value: "198.18.23.77"} else . end)'
+  bad_pod mm2-bad-secret '.spec.containers[0].env |= map(if .name == "CONNECT_SASL_JAAS_CONFIG" then .valueFrom.secretKeyRef = {name: "mm2-connect-auth-missing", key: "sasl-jaas-config", optional: true} else . end)'
+  bad_pod mm2-no-secret '.spec.containers[0].env |= map(if .valueFrom.secretKeyRef then .valueFrom.secretKeyRef.name = "mm2-connect-auth-missing" else . end)'
+  # The operator's pod (tests/kube/operator-pod.jq): the Job's pod template, sleeping.
+  kc get job mm2-offsets-apply -o json | jq --arg sleep 7200 -f "$ROOT/tests/kube/operator-pod.jq" >"$W/operator.json"
+  run -0 --separate-stderr kc apply --server-side --field-manager=mm2kit-e2e -f "$W/operator.json"
+  assert_equal "$stderr" ""
+  # Flink's last checkpoint: C some records behind the log end, orders-1 at C = 0.
+  wait_for 60 jq -e '[.acked[]] | all(. >= 20)' "$W/ctl/state.json"
+  ends_o=$(kit 120 ends --bootstrap "$BED_SRC_BOOTSTRAP" --topic orders)
+  ends_p=$(kit 120 ends --bootstrap "$BED_SRC_BOOTSTRAP" --topic payments)
+  upto_o=$(jq -r 'to_entries | map("\(.key):\(if .key == "1" then 0 else .value - 5 end)") | join(",")' <<<"$ends_o")
+  upto_p=$(jq -r 'to_entries | map("\(.key):\(.value - 5)") | join(",")' <<<"$ends_p")
+  run -0 kit 120 flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
+    --group flink-orders-copy --topic orders --upto "$upto_o"
+  run -0 kit 120 flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
+    --group flink-orders-copy --topic payments --upto "$upto_p"
 }
 
 @test "the 3 workers become Ready through the kubelet's exec probes" {
@@ -69,31 +103,26 @@ load helpers
     [ "$ip" = "$leader" ] && leader_pod=$p
     [ "$ip" != "$leader" ] && [ -z "$follower" ] && follower=$ip
   done
-  body='{"name": "kube-forward", "initial_state": "STOPPED", "config": {
-    "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
-    "source.cluster.alias": "source", "target.cluster.alias": "target",
-    "source.cluster.bootstrap.servers": "source-kafka:9092", "target.cluster.bootstrap.servers": "target-kafka:9092",
-    "topics": "kube-forward"}}'
-  run -0 rest POST "$follower" /connectors "$body"
+  run -0 rest POST "$follower" /connectors "$(mirror_json kube-forward kube-forward STOPPED)"
   assert_line --index 0 201
   wait_for 30 bash -c "$KUBE_BIN/kubectl -n $NS logs $leader_pod | grep -F '$follower - ' | grep -qF '\"POST /connectors?forward=true HTTP/1.1\" 201'"
   run -0 rest DELETE "$follower" /connectors/kube-forward
   assert_line --index 0 204
 }
 
+@test "a connector that fails in start() is FAILED on a worker (it stays, for 30_liveness.bats)" {
+  # A topics filter that is no regex fails the connector in start().
+  run -0 rest POST "$SVC_IP" /connectors "$(mirror_json kube-failed '(')"
+  assert_line --index 0 201
+  wait_for 120 bash -c "curl -s -m 10 http://$SVC_IP:8088/connectors/kube-failed/status | jq -e '.connector.state == \"FAILED\"'"
+  # The kubelet's liveness probe count of each worker from now on (30_liveness.bats).
+  for p in $(worker_pods); do
+    printf '%s %s\n' "$p" "$(liveness_counts "$p")"
+  done >"$W/liveness-at-failed"
+  [ "$(wc -l <"$W/liveness-at-failed")" = 3 ]
+}
+
 @test "the operator's pod runs mm2-offsets with the Job's own files, Secret and identity" {
-  # The Job's pod template (not its Job's labels), less the reviewed plan (not made yet),
-  # sleeping: the operator runs export, plan, resume and check in it (kubectl exec).
-  kc get job mm2-offsets-apply -o json | jq '{apiVersion: "v1", kind: "Pod",
-    metadata: {name: "mm2-operator",
-      labels: (.spec.template.metadata.labels | with_entries(select(.key | startswith("app.kubernetes.io/"))))},
-    spec: (.spec.template.spec | .terminationGracePeriodSeconds = 1
-      | .containers[0].command = ["sleep", "7200"] | del(.containers[0].args)
-      | .volumes |= map(select(.name != "plan")) + [{name: "work", emptyDir: {sizeLimit: "64Mi"}}]
-      | .containers[0].volumeMounts |= map(select(.name != "plan")) + [{name: "work", mountPath: "/work"}]
-      | .containers[0].workingDir = "/work")}' >"$W/operator.json"
-  run -0 --separate-stderr kc apply --server-side --field-manager=mm2kit-e2e -f "$W/operator.json"
-  assert_equal "$stderr" ""
   run -0 kc wait --for=condition=Ready pod/mm2-operator --timeout=120s
   run -0 op --version
   run -0 kc exec mm2-operator -- id -u

@@ -2,42 +2,10 @@
 # The cutover on the real cluster: the offset Job from the rendered manifest (its
 # ConfigMap and Secret, the reviewed plan as a ConfigMap) runs apply + verify to
 # Complete; resume with the plan's digest starts the connector and check passes.
-# A producer keeps writing from here to the end of the rolling restart (30_rollout.bats).
+# The producer 10_cluster.bats started keeps writing to the end of the rolling restart
+# (40_rollout.bats); the Flink-like copier stopped at C there.
 # shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
-
-@test "with a producer writing, a Flink-like copier stops at C and a FAILED connector stands by" {
-  mkdir -p "$W/ctl"
-  run -0 kit 120 create-topics --bootstrap "$BED_SRC_BOOTSTRAP" orders:3 payments:2
-  run -0 kit 120 create-topics --bootstrap "$BED_TGT_BOOTSTRAP" orders:3 payments:2
-  # Until 40_rollout.bats touches ctl/stop (teardown_suite stops it by its PID, whatever happens).
-  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD detach \
-    timeout -s KILL 1200 "$MM2KIT_CACHE/venv/bin/python3" "$ROOT/tests/bed/bedkit.py" produce-loop \
-    --bootstrap "$BED_SRC_BOOTSTRAP" --topics orders:3,payments:2 --rate 30 --control "$W/ctl" --seed 11 \
-    >"$W/producer.out" 2>"$W/producer.log"
-  echo $! >"$W/producer.pid"
-  wait_for 30 jq -e '[.acked[]] | all(. >= 20)' "$W/ctl/state.json"
-  # Flink's last checkpoint: C some records behind the log end, orders-1 at C = 0.
-  ends_o=$(kit 120 ends --bootstrap "$BED_SRC_BOOTSTRAP" --topic orders)
-  ends_p=$(kit 120 ends --bootstrap "$BED_SRC_BOOTSTRAP" --topic payments)
-  upto_o=$(jq -r 'to_entries | map("\(.key):\(if .key == "1" then 0 else .value - 5 end)") | join(",")' <<<"$ends_o")
-  upto_p=$(jq -r 'to_entries | map("\(.key):\(.value - 5)") | join(",")' <<<"$ends_p")
-  run -0 kit 120 flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
-    --group flink-orders-copy --topic orders --upto "$upto_o"
-  run -0 kit 120 flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
-    --group flink-orders-copy --topic payments --upto "$upto_p"
-  # A topics filter that is no regex fails the connector in start(): FAILED on a worker,
-  # until 50_liveness.bats has shown that no pod restarts for it.
-  body='{"name": "kube-failed", "config": {
-    "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
-    "source.cluster.alias": "source", "target.cluster.alias": "target",
-    "source.cluster.bootstrap.servers": "source-kafka:9092", "target.cluster.bootstrap.servers": "target-kafka:9092",
-    "topics": "("}}'
-  run -0 rest POST "$SVC_IP" /connectors "$body"
-  assert_line --index 0 201
-  wait_for 120 bash -c "curl -s -m 10 http://$SVC_IP:8088/connectors/kube-failed/status | jq -e '.connector.state == \"FAILED\"'"
-  date +%s >"$W/failed-since"
-}
 
 @test "export and plan in the operator's pod; the plan becomes the ConfigMap the Job mounts" {
   run -0 op export --config /etc/mm2-offsets/migration.ini --out /work/export.json --stable-wait 2 -q

@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
 # A worker whose JVM dies (SIGKILL to the container's process, from the node) is restarted
-# by the kubelet in the same pod, and rejoins the group.
+# by the kubelet in the same pod, and rejoins the group.  Then the end of 30_liveness.bats'
+# watch: no liveness probe failed in the whole run.
 # shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
 
 @test "the kubelet restarts a worker whose JVM was killed, and it rejoins the group" {
   run -0 all_ready 3
   p=$(worker_pods | head -n 1)
+  echo "$p" >"$W/killed"
   ip=$(pod_ip "$p")
   group=$(kc get configmap mm2-connect-env -o jsonpath='{.data.CONNECT_GROUP_ID}')
   cid=$(kc get pod "$p" -o jsonpath='{.status.containerStatuses[0].containerID}')
@@ -23,4 +25,24 @@ load helpers
   # (A liveness exec into the dead container "errored", which restarts nothing; none failed.)
   run -0 kc get events --field-selector "involvedObject.name=$p,reason=Unhealthy" -o jsonpath='{range .items[*]}{.message}{"\n"}{end}'
   refute_output --partial 'Liveness probe failed'
+}
+
+@test "through the whole run no liveness probe failed, and only the killed worker restarted" {
+  # The FAILED connector of 10_cluster.bats stood through the rolling restart, the eviction
+  # and the kill: the kubelet's counters of the pods now, and every event of the run.
+  run -0 connector_state kube-failed
+  assert_output --partial FAILED
+  killed=$(cat "$W/killed")
+  for p in $(worker_pods); do
+    read -r ok bad < <(liveness_counts "$p")
+    [ "$bad" = 0 ] && [ "$ok" -gt 0 ] || fail "$p: liveness probes passed $ok, failed $bad"
+    want=0
+    [ "$p" = "$killed" ] && want=1
+    run -0 kc get pod "$p" -o jsonpath='{.status.containerStatuses[0].restartCount}'
+    assert_output "$want"
+  done
+  run -0 kc get events --field-selector reason=Unhealthy -o jsonpath='{range .items[*]}{.message}{"\n"}{end}'
+  refute_output --partial 'Liveness probe failed'
+  run -0 rest DELETE "$SVC_IP" /connectors/kube-failed
+  assert_line --index 0 204
 }

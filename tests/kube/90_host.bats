@@ -9,8 +9,9 @@ load helpers
   # The record audit and the logs first: the namespace goes with the cluster.
   kc get events -o json >"$W/events.json" 2>/dev/null || true
   run -0 timeout 300 "$ROOT/tests/kube/cluster.sh" status
-  run -0 timeout 300 "$ROOT/tests/bed/bed.sh" down
+  # The cluster first: its pods stop cleanly while the brokers still answer.
   run -0 timeout 300 "$ROOT/tests/kube/cluster.sh" down
+  run -0 timeout 300 "$ROOT/tests/bed/bed.sh" down
   run -1 timeout 60 "$ROOT/tests/kube/cluster.sh" status
   "$ROOT/tests/kube/cluster.sh" host-state >"$W/host-after.txt" 2>&1
   run diff -u "$W/host-before.txt" "$W/host-after.txt"

@@ -26,6 +26,10 @@ K=$KUBE_DIR
 P=$K/pki
 RUN=$K/run
 CTR_SOCK=$K/containerd/containerd.sock
+# containerd's root (content, snapshots, metadata) is a cache, like the binaries: an image
+# imported once is not imported again while podman's image ID is the same.  Its state
+# (sockets, tasks, mounts) stays under $K.
+CTR_ROOT=$MM2KIT_CACHE/kube-containerd
 # The pods' CNI network: libcni's cache files in /var/lib/cni are named after it, and down
 # removes them by this name, never by the bed's podman network's (mm2kit-kube, whose IPAM
 # state is bed.sh's to remove).
@@ -166,7 +170,7 @@ write_configs() {
   mkdir -p "$K/containerd" "$K/cni/net.d" "$K/kubelet" "$K/podlogs" "$RUN"
   cat >"$K/containerd/config.toml" <<EOF
 version = 2
-root = "$K/containerd/root"
+root = "$CTR_ROOT"
 state = "$K/containerd/state"
 [grpc]
   address = "$CTR_SOCK"
@@ -275,6 +279,13 @@ start() {
 
 pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 
+crds_established() {
+  local c
+  for c in servicemonitors prometheusrules; do
+    [ "$(kc get crd "$c.monitoring.coreos.com" -o jsonpath='{.status.conditions[?(@.type=="Established")].status}')" = True ] || return 1
+  done
+}
+
 ready_node() { [ "$(kc get node "$KUBE_NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 
 # ---- images -----------------------------------------------------------------------------------
@@ -291,22 +302,33 @@ pause_image() {
   rm -rf "$w"
 }
 
-import() { # IMAGE...: podman's image into the node's containerd, name kept
-  local i tar
+# image_id IMAGE: the config digest containerd holds for IMAGE (podman's image ID), or nothing.
+ctr_image_id() {
+  local m
+  m=$(ctr_ images ls "name==$1" 2>/dev/null | awk 'NR == 2 {print $3}')
+  [ -n "$m" ] || return 0
+  ctr_ content get "$m" 2>/dev/null | jq -r '.config.digest // empty' 2>/dev/null || true
+}
+
+import() { # IMAGE...: podman's image into the node's containerd, name kept (streamed: no file)
+  local i want
   for i in "$@"; do
     timeout 60 podman image exists "$i" || die "image $i not found in podman; run make image" 3
-    tar=$K/img.tar
-    rm -f "$tar"
-    timeout 300 podman save -q --format docker-archive -o "$tar" "$i" || die "podman save $i failed"
-    ctr_ images import "$tar" >/dev/null || die "ctr images import $i failed"
-    rm -f "$tar"
+    want=sha256:$(timeout 60 podman image inspect -f '{{.Id}}' "$i")
+    if [ "$(ctr_image_id "$i")" = "$want" ]; then
+      log "image $i already in containerd's cache ($CTR_ROOT)"
+      continue
+    fi
+    timeout 300 podman save -q --format docker-archive "$i" | ctr_ images import - >/dev/null ||
+      die "podman save $i | ctr images import failed"
+    [ "$(ctr_image_id "$i")" = "$want" ] || die "containerd holds $i as $(ctr_image_id "$i"), podman as $want"
   done
 }
 
 # ---- up ---------------------------------------------------------------------------------------
 up() {
   local t
-  for t in etcd containerd ctr runc nft iptables openssl cc buildah podman; do
+  for t in etcd containerd ctr runc nft iptables openssl cc buildah podman jq curl; do
     command -v "$t" >/dev/null || die "$t is not installed; run make deps" 3
   done
   [ "$(id -u)" = 0 ] || die "the test cluster needs root" 3
@@ -325,6 +347,19 @@ up() {
   # Pods reach the bed's brokers through the host.
   sysctl -qw net.ipv4.ip_forward=1
 
+  # containerd and the images (about 15 s: the image is half a gigabyte) while the control
+  # plane starts; the kubelet needs both.
+  start containerd containerd --config "$K/containerd/config.toml"
+  (
+    until_ok 60 "containerd" ctr -a "$CTR_SOCK" version
+    # A crashed run's containers in the cached metadata: gone before the kubelet starts.
+    local c
+    for c in $(ctr_ containers ls -q 2>/dev/null); do ctr_ containers delete "$c" >/dev/null 2>&1 || true; done
+    pause_image
+    import "$KUBE_PAUSE_IMAGE" "$IMAGE"
+    log "containerd up, images imported: $KUBE_PAUSE_IMAGE $IMAGE"
+  ) &
+  local images=$!
   start etcd etcd --name mm2kit-kube --data-dir "$K/etcd" \
     --listen-client-urls "http://127.0.0.1:$KUBE_ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$KUBE_ETCD_PORT" \
     --listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 \
@@ -351,11 +386,9 @@ up() {
   start sched "$KUBE_BIN/kube-scheduler" --kubeconfig="$P/sched.kubeconfig" \
     --authentication-kubeconfig="$P/sched.kubeconfig" --authorization-kubeconfig="$P/sched.kubeconfig" \
     --bind-address=127.0.0.1 --leader-elect=false --profiling=false
-  start containerd containerd --config "$K/containerd/config.toml"
-  until_ok 60 "containerd" ctr -a "$CTR_SOCK" version
-  pause_image
-  import "$KUBE_PAUSE_IMAGE" "$IMAGE"
-  log "containerd up, images imported: $KUBE_PAUSE_IMAGE $IMAGE"
+  # The monitoring CRDs the manifests use (tests/k8s/crds.sh), while the images import.
+  kc apply --server-side -f "$("$root/tests/k8s/crds.sh")" >/dev/null
+  wait "$images" || die "containerd or the image import failed; see $KUBE_LOGS/containerd.log"
   start kubelet "$KUBE_BIN/kubelet" --config="$RUN/kubelet.yaml" --kubeconfig="$P/kubelet.kubeconfig" \
     --root-dir="$K/kubelet" --cert-dir="$K/kubelet/pki" --hostname-override="$KUBE_NODE" --node-ip="$KUBE_NODE_IP"
   until_ok 120 "node $KUBE_NODE Ready" ready_node
@@ -366,28 +399,30 @@ up() {
   start proxy "$KUBE_BIN/kube-proxy" --config="$RUN/proxy.yaml" --hostname-override="$KUBE_NODE"
   until_ok 60 "kube-proxy healthz" curl -sf -m 2 http://127.0.0.1:10256/healthz
   until_ok 60 "the default ServiceAccount" kc get serviceaccount default
-  # The monitoring CRDs the manifests use (tests/k8s/crds.sh), Established.
-  kc apply --server-side -f "$("$root/tests/k8s/crds.sh")" >/dev/null
-  kc wait --for condition=Established --timeout=60s crd/servicemonitors.monitoring.coreos.com \
-    crd/prometheusrules.monitoring.coreos.com >/dev/null
+  # (kubectl wait fails outright on a CRD the API has not given a status yet: poll instead.)
+  until_ok 60 "the monitoring CRDs Established" crds_established
   log "cluster up: kubectl --kubeconfig $P/admin.kubeconfig (KUBECONFIG in tests/kube/kube.env)"
 }
 
 # ---- down -------------------------------------------------------------------------------------
-stop() { # NAME...: SIGTERM by recorded PID, SIGKILL after 30 s
-  local n p i
+stop() { # NAME...: SIGTERM to each by recorded PID at once, then SIGKILL to any alive after 30 s
+  local n p i pids=()
   for n in "$@"; do
     [ -f "$RUN/$n.pid" ] || continue
     p=$(cat "$RUN/$n.pid")
-    if kill "$p" 2>/dev/null; then
-      for i in $(seq 60); do
-        kill -0 "$p" 2>/dev/null || break
-        sleep 0.5
-      done
-      kill -0 "$p" 2>/dev/null && { log "$n ($p) ignored SIGTERM for 30 s: SIGKILL"; kill -9 "$p" 2>/dev/null || true; }
-    fi
+    kill "$p" 2>/dev/null && pids+=("$n:$p")
     rm -f "$RUN/$n.pid"
   done
+  for i in $(seq 60); do
+    local alive=0
+    for p in "${pids[@]}"; do kill -0 "${p#*:}" 2>/dev/null && alive=1; done
+    [ "$alive" = 1 ] || return 0
+    sleep 0.5
+  done
+  for p in "${pids[@]}"; do
+    kill -0 "${p#*:}" 2>/dev/null && { log "${p%%:*} (${p#*:}) ignored SIGTERM for 30 s: SIGKILL"; kill -9 "${p#*:}" 2>/dev/null || true; }
+  done
+  return 0
 }
 
 # The shims of this cluster's containerd (they outlive it), found by the socket they serve.
@@ -402,9 +437,13 @@ our_shims() {
 down() {
   [ -d "$K" ] || return 0
   mkdir -p "$KUBE_LOGS"
+  log "down: stopping the pods"
   if pid_alive apiserver && pid_alive kubelet; then
-    # Graceful pod stops first: the namespaces the tests made, bounded.
-    kc delete namespace -l mm2kit.test/owner=kube --wait=true --timeout=120s >/dev/null 2>&1 || true
+    # Graceful pod stops first, bounded: the controllers stopped (no replacement starts),
+    # every pod deleted (the workers leave their group while the brokers still answer).
+    stop kcm
+    timeout 100 "$KUBE_BIN/kubectl" --kubeconfig "$P/admin.kubeconfig" delete pods --all --all-namespaces \
+      --wait=true --timeout=90s >/dev/null 2>&1 || true
   fi
   stop proxy kubelet
   # What the kubelet left running: every task killed, every container removed.
@@ -417,14 +456,16 @@ down() {
       ctr_ containers delete "$c" >/dev/null 2>&1 || true
     done
   fi
+  log "down: stopping containerd and the control plane"
   stop containerd kcm sched apiserver etcd
   local s
   for s in $(our_shims); do kill "$s" 2>/dev/null || true; done
   for s in $(seq 20); do [ -z "$(our_shims)" ] && break; sleep 0.5; done
   for s in $(our_shims); do kill -9 "$s" 2>/dev/null || true; done
-  # The pods' network namespaces and every mount under the state folder.
+  log "down: undoing the host changes"
+  # The pods' network namespaces and every mount under the state folder or containerd's root.
   local m
-  awk -v k="$K/" 'index($5, k) == 1 || $5 ~ /^\/run\/(containerd|netns\/cni-)/ {print $5}' /proc/self/mountinfo |
+  awk -v k="$K/" -v r="$CTR_ROOT/" 'index($5, k) == 1 || index($5, r) == 1 || $5 ~ /^\/run\/(containerd|netns\/cni-)/ {print $5}' /proc/self/mountinfo |
     sort -r | while IFS= read -r m; do umount -l "$m" 2>/dev/null || true; done
   # kubepods cgroups, leaves first (empty once every process is gone).
   local h

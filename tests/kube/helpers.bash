@@ -95,8 +95,38 @@ connector_state() {
   curl -s -m 20 "http://$SVC_IP:8088/connectors/$1/status" | jq -r '"\(.connector.state) \(.tasks | length)"'
 }
 
+# mirror_json NAME TOPICS [INITIAL_STATE]: a MirrorSourceConnector create body (the brokers by
+# the names the pods resolve; no credentials: these connectors never copy a record).
+mirror_json() {
+  jq -nc --arg n "$1" --arg t "$2" --arg s "${3:-}" '{name: $n, config: {
+    "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+    "source.cluster.alias": "source", "target.cluster.alias": "target",
+    "source.cluster.bootstrap.servers": "source-kafka:9092", "target.cluster.bootstrap.servers": "target-kafka:9092",
+    "topics": $t}} + (if $s == "" then {} else {initial_state: $s} end)'
+}
+
 # op ARGS...: mm2-offsets ARGS in the operator's pod (tests/kube/10_cluster.bats makes it).
 op() { kc exec mm2-operator -- mm2-offsets "$@"; }
+
+# bad_pod NAME JQ: a Pod from the Deployment's template (not selected by it), changed by JQ.
+bad_pod() {
+  kc get deployment mm2-connect -o json | jq --arg n "$1" '{apiVersion: "v1", kind: "Pod",
+    metadata: {name: $n, labels: {"app.kubernetes.io/name": "mm2-bad-pod"}},
+    spec: (.spec.template.spec | .containers[0].resources.requests.cpu = "10m")}' | jq "$2" >"$W/$1.json"
+  kc apply --server-side --field-manager=mm2kit-e2e -f "$W/$1.json" >/dev/null
+}
+
+# liveness_counts POD: "SUCCESSFUL FAILED", the liveness probes the kubelet ran in POD's
+# worker container so far (its own counters, /metrics/probes; 0 for none yet).
+liveness_counts() {
+  timeout 60 "$KUBE_BIN/kubectl" get --raw "/api/v1/nodes/$KUBE_NODE/proxy/metrics/probes" |
+    awk -v p="pod=\"$1\"" -v ns="namespace=\"$NS\"" '
+      /^prober_probe_total\{/ && index($0, p) && index($0, ns) && index($0, "probe_type=\"Liveness\"") {
+        if (index($0, "result=\"successful\"")) ok += $NF
+        else bad += $NF
+      }
+      END { printf "%d %d\n", ok, bad }'
+}
 
 # no_secret TEXT...: the sentinel password appears nowhere in TEXT.
 no_secret() {

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# The test cluster and the bed's brokers start once per run (about 1 minute warm), after
-# the host's state is recorded for the last test to compare.  Output goes to files, not
-# to bats' fd 3: background processes would inherit the pipe and bats would wait on it.
+# The test cluster and the bed's brokers start once per run, side by side (tests/kube/world.sh,
+# about 25 s warm), after the host's state is recorded for the last test to compare.  Output
+# goes to files, not to bats' fd 3: background processes would inherit the pipe and bats
+# would wait on it.
 setup_suite() {
   local root
   root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -9,17 +10,10 @@ setup_suite() {
   rm -rf "$KUBE_E2E_DIR"
   mkdir -p "$KUBE_E2E_DIR"
   # A crashed run's cluster and bed are removed first, so the record is the host's own.
-  timeout 300 "$root/tests/kube/cluster.sh" down >"$KUBE_E2E_DIR/down-before.log" 2>&1 3>&- </dev/null || true
-  BED_NAME=mm2kit-kube BED_OCTET=22 BED_DIR=$root/build/kube/bed \
-    timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 3>&- </dev/null || true
+  timeout 600 "$root/tests/kube/world.sh" down >"$KUBE_E2E_DIR/down-before.log" 2>&1 3>&- </dev/null || true
   "$root/tests/kube/cluster.sh" host-state >"$KUBE_E2E_DIR/host-before.txt" 2>&1 3>&- </dev/null
-  if ! timeout 1800 "$root/tests/kube/cluster.sh" up >"$KUBE_E2E_DIR/up.log" 2>&1 3>&- </dev/null; then
+  if ! timeout 1800 "$root/tests/kube/world.sh" up >"$KUBE_E2E_DIR/up.log" 2>&1 3>&- </dev/null; then
     cat "$KUBE_E2E_DIR/up.log" >&3
-    return 1
-  fi
-  if ! BED_NAME=mm2kit-kube BED_OCTET=22 BED_DIR=$root/build/kube/bed \
-    timeout 400 "$root/tests/bed/bed.sh" up 0 >"$KUBE_E2E_DIR/bed-up.log" 2>&1 3>&- </dev/null; then
-    cat "$KUBE_E2E_DIR/bed-up.log" >&3
     return 1
   fi
 }
@@ -28,7 +22,7 @@ teardown_suite() {
   local root
   root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   [ -z "${MM2KIT_KEEP_KUBE:-}" ] || return 0
-  # The producer 20_job.bats started, if 40_rollout.bats did not stop it.
+  # The producer 10_cluster.bats started, if 40_rollout.bats did not stop it.
   local pidf=$root/build/kube/e2e/producer.pid
   touch "$root/build/kube/e2e/ctl/stop" 2>/dev/null || true
   if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then
@@ -37,7 +31,5 @@ teardown_suite() {
     pkill -KILL -P "$(cat "$pidf")" 2>/dev/null || true
     kill -KILL "$(cat "$pidf")" 2>/dev/null || true
   fi
-  timeout 300 "$root/tests/kube/cluster.sh" down >/dev/null 2>&1 3>&- </dev/null || true
-  BED_NAME=mm2kit-kube BED_OCTET=22 BED_DIR=$root/build/kube/bed \
-    timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 3>&- </dev/null || true
+  timeout 600 "$root/tests/kube/world.sh" down >/dev/null 2>&1 3>&- </dev/null || true
 }
