@@ -82,6 +82,9 @@ offsets.topic.num.partitions=10
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 transaction.state.log.num.partitions=4
+# A transaction past its transaction.timeout.ms is aborted within a second, not ten (the
+# default): bedkit flink-copy --abort-last waits for it.
+transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 log.retention.hours=-1

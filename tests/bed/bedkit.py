@@ -179,7 +179,7 @@ def canon(m):
 
 
 def cmd_dump(a):
-    for p, recs in read_all(a.bootstrap, a.topic, a.timeout).items():
+    for p, recs in read_all(a.bootstrap, a.topic, a.timeout, a.isolation).items():
         for r in recs:
             print(json.dumps({"p": p, **r}, sort_keys=True))
     return 0
@@ -357,6 +357,58 @@ def group_committed(bootstrap, group, topic, parts, timeout):
     return {tp.partition: tp.offset for tp in got}
 
 
+def java_string_hash(text):
+    """java.lang.String.hashCode() of text (UTF-16 code units, 32-bit wrap)."""
+    h = 0
+    for unit in text.encode("utf-16-be").hex(" ", 2).split():
+        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def flink_subtask(topic, partition, parallelism):
+    """The source subtask that reads a partition: flink-connector-kafka's
+    KafkaSourceEnumerator.getSplitOwner (startIndex from the topic's hashCode, then round robin)."""
+    start = ((java_string_hash(topic) * 31) & 0x7FFFFFFF) % parallelism
+    return (start + partition) % parallelism
+
+
+def target_partitions(bootstrap, topic, timeout):
+    """The sorted partition ids of a target topic."""
+    c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-{os.getpid()}"}))
+    try:
+        t = c.list_topics(topic, timeout=timeout).topics.get(topic)
+        if t is None or t.error is not None:
+            fail(5, f"topic {topic} not found at {bootstrap}")
+        return sorted(t.partitions)
+    finally:
+        c.close()
+
+
+def source_ends(bootstrap, topic, parts, timeout):
+    """{partition: high watermark} of the given partitions."""
+    c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-{os.getpid()}"}))
+    try:
+        return {q: c.get_watermark_offsets(TopicPartition(topic, q), timeout=timeout)[1]
+                for q in parts}
+    finally:
+        c.close()
+
+
+def lso_reached(bootstrap, topic, parts, timeout):
+    """True when no transaction is open on any of the partitions: the last stable offset
+    (what a read_committed ListOffsets answers) equals the high watermark."""
+    ends = []
+    for iso in ("read_committed", "read_uncommitted"):
+        c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-{os.getpid()}",
+                                        "isolation.level": iso}))
+        try:
+            ends.append([c.get_watermark_offsets(TopicPartition(topic, q), timeout=timeout)[1]
+                         for q in sorted(parts)])
+        finally:
+            c.close()
+    return ends[0] == ends[1]
+
+
 def cmd_flink_copy(a):
     """A Flink-like copier: copies source records [start, C) of each given partition to the same
     partition of the target topic (key, value, headers and timestamp kept), flushes, then
@@ -366,12 +418,34 @@ def cmd_flink_copy(a):
     job does.  --txn-id writes through a transactional producer, as Flink's EXACTLY_ONCE sink
     does: the transaction is committed after the group offsets (the checkpoint), at once, or,
     with --txn-release FILE, only once FILE exists; until then it stays open on the target
-    (--status FILE says so), which is what a sink whose final commit is pending leaves."""
+    (--status FILE says so), which is what a sink whose final commit is pending leaves.
+
+    The failures that make C untrue on the target:
+    --abort-last N   (with --txn-id) the last N records of each partition go into a final
+                     transaction that is flushed but never committed, C is committed for the
+                     group, and the copier waits until the broker has aborted that transaction
+                     (transaction.timeout.ms, --txn-timeout-ms) before it exits: the target
+                     lacks source [C - N, C), as when the sink's commit came too late.
+    --past N         an at-least-once sink: it copies N records past C of each partition
+                     before C is committed (fewer where the partition ends sooner).
+    --partitioner fixed --parallelism P
+                     FlinkKafkaProducer's default FlinkFixedPartitioner: the source subtask
+                     that reads a partition (KafkaSourceEnumerator's owner) writes all it reads
+                     to target partition subtask % (target partitions)."""
     upto = parse_offsets(a.upto)
+    if a.abort_last and not a.txn_id:
+        fail(2, "flink-copy: --abort-last needs --txn-id (the sink's transactions)")
+    if a.abort_last and (a.past or a.txn_release):
+        fail(2, "flink-copy: --abort-last goes with neither --past nor --txn-release")
     starts = dict.fromkeys(upto, a.start)
     if a.from_committed:
         for q, o in group_committed(a.source, a.group, a.topic, upto, a.timeout).items():
             starts[q] = o if o >= 0 else a.start
+    out_topic = a.target_topic or a.topic
+    dest = {q: q for q in upto}
+    if a.partitioner == "fixed":
+        tparts = target_partitions(a.target, out_topic, a.timeout)
+        dest = {q: tparts[flink_subtask(a.topic, q, a.parallelism) % len(tparts)] for q in upto}
     pconf = {"enable.idempotence": True, "linger.ms": 5}
     if a.txn_id:
         pconf.update({"transactional.id": a.txn_id, "transaction.timeout.ms": a.txn_timeout_ms})
@@ -383,25 +457,43 @@ def cmd_flink_copy(a):
         if err is not None:
             errors.append(err)
 
-    if a.txn_id:
-        p.init_transactions(a.timeout)
-        p.begin_transaction()
-    for part, end in sorted(upto.items()):
-        for m in read_range(a.source, a.topic, part, starts[part], end, a.timeout):
-            ts_type, ts = m.timestamp()
+    def copy(part, lo, hi):
+        n = 0
+        for m in read_range(a.source, a.topic, part, lo, hi, a.timeout):
+            _ts_type, ts = m.timestamp()
             while True:
                 try:
-                    p.produce(a.target_topic or a.topic, value=m.value(), key=m.key(),
-                              headers=m.headers() or None, partition=part, timestamp=ts,
-                              on_delivery=cb)
+                    p.produce(out_topic, value=m.value(), key=m.key(), headers=m.headers() or None,
+                              partition=dest[part], timestamp=ts, on_delivery=cb)
                     break
                 except BufferError:
                     p.poll(0.1)
-            copied += 1
+            n += 1
             p.poll(0)
-    left = p.flush(a.timeout)
-    if left or errors:
-        fail(4, f"flink-copy: {left} undelivered, {len(errors)} failed ({errors[:1]})")
+        return n
+
+    def flushed():
+        left = p.flush(a.timeout)
+        if left or errors:
+            fail(4, f"flink-copy: {left} undelivered, {len(errors)} failed ({errors[:1]})")
+
+    if a.txn_id:
+        p.init_transactions(a.timeout)
+        p.begin_transaction()
+    cut = {q: max(starts[q], end - a.abort_last) for q, end in upto.items()}
+    # Past C, but not past the end: a partition's end is never waited for.
+    ends = source_ends(a.source, a.topic, upto, a.timeout) if a.past else {}
+    for part, end in sorted(upto.items()):
+        copied += copy(part, starts[part], min(cut[part] + a.past, ends.get(part, end)))
+    flushed()
+    aborted = 0
+    if a.abort_last:
+        # The earlier checkpoints' transaction is committed; the last one is only pre-committed.
+        p.commit_transaction(a.timeout)
+        p.begin_transaction()
+        for part, end in sorted(upto.items()):
+            aborted += copy(part, cut[part], end)
+        flushed()
     c = Consumer(conf(a.source, **{"group.id": a.group, "enable.auto.commit": False}))
     try:
         res = c.commit(offsets=[TopicPartition(a.topic, q, o) for q, o in sorted(upto.items())],
@@ -411,6 +503,21 @@ def cmd_flink_copy(a):
             fail(5, f"commit to {a.group}: {bad[0].error}")
     finally:
         c.close()
+    if a.abort_last:
+        if a.status:
+            write_json(a.status, {"copied": copied, "pending": aborted, "transaction": "open",
+                                  "txn_id": a.txn_id})
+        # The broker aborts it: transaction.timeout.ms, then its cleanup interval.
+        deadline = time.monotonic() + a.txn_timeout_ms / 1000 + a.timeout
+        while not lso_reached(a.target, out_topic, set(dest.values()), a.timeout):
+            if time.monotonic() > deadline:
+                fail(4, "flink-copy: the broker did not abort the last transaction in time")
+            time.sleep(0.5)
+        if a.status:
+            write_json(a.status, {"copied": copied, "aborted": aborted, "transaction": "aborted",
+                                  "txn_id": a.txn_id})
+        print(copied, flush=True)
+        os._exit(0)  # the producer must not touch the transaction the broker aborted
     if a.txn_id:
         if a.status:
             write_json(a.status, {"copied": copied, "transaction": "open", "txn_id": a.txn_id})
@@ -871,6 +978,8 @@ def main():
     pr.add_argument("--seed", type=int, default=1); pr.add_argument("--timeout", type=float, default=60)
     d = sub.add_parser("dump"); d.add_argument("--bootstrap", required=True)
     d.add_argument("--topic", required=True); d.add_argument("--timeout", type=float, default=60)
+    d.add_argument("--isolation", choices=["read_committed", "read_uncommitted"],
+                   default="read_committed")
     c = sub.add_parser("compare"); c.add_argument("--source", required=True)
     c.add_argument("--target", required=True); c.add_argument("--topic", required=True)
     c.add_argument("--target-topic"); c.add_argument("--timeout", type=float, default=120)
@@ -896,6 +1005,10 @@ def main():
     fc.add_argument("--from-committed", action="store_true")
     fc.add_argument("--txn-id"); fc.add_argument("--txn-timeout-ms", type=int, default=300000)
     fc.add_argument("--txn-release"); fc.add_argument("--status")
+    fc.add_argument("--abort-last", type=int, default=0)
+    fc.add_argument("--past", type=int, default=0)
+    fc.add_argument("--partitioner", choices=["keep", "fixed"], default="keep")
+    fc.add_argument("--parallelism", type=int, default=1)
     to = sub.add_parser("txn-open"); to.add_argument("--bootstrap", required=True)
     to.add_argument("--topic", required=True); to.add_argument("--partition", type=int, default=0)
     to.add_argument("--count", type=int, default=3); to.add_argument("--txn-id", required=True)
