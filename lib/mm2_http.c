@@ -266,11 +266,6 @@ void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, 
     cJSON_Delete(root);
 }
 
-const char *mm2_http_base(const struct mm2_http *c)
-{
-    return c->base;
-}
-
 enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct mm2_deadline *dl,
                              struct mm2_http_response *resp, struct mm2_error *err)
 {

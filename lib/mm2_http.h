@@ -81,9 +81,6 @@ enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct 
  * such JSON. Copies into buf (buflen bytes, always NUL-terminated when buflen > 0). */
 void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, size_t buflen);
 
-/* The base URL the client was made with (without a trailing '/'). */
-const char *mm2_http_base(const struct mm2_http *c);
-
 /* Frees resp->body and resets resp; resp itself is the caller's. NULL is accepted. */
 void mm2_http_response_free(struct mm2_http_response *resp);
 

@@ -665,8 +665,3 @@ int mm2_mirror_target_topic(const struct mm2_mirror *m, const char *topic, char 
     }
     return 0;
 }
-
-const char *mm2_mirror_source_alias(const struct mm2_mirror *m)
-{
-    return m->source;
-}

@@ -82,9 +82,4 @@ bool mm2_mirror_enabled(const struct mm2_mirror *m);
 int mm2_mirror_target_topic(const struct mm2_mirror *m, const char *topic, char *out,
                             size_t outlen);
 
-/* The source cluster alias as MirrorSourceConnector uses it (source.cluster.alias with leading
- * and trailing whitespace removed, as ConfigDef does; the "cluster" of every offset it stores).
- * Never NULL; owned by m. */
-const char *mm2_mirror_source_alias(const struct mm2_mirror *m);
-
 #endif
