@@ -1,7 +1,7 @@
 /*
- * mm2_export: the two inputs a plan is made from: the connector JSON mm2-offsets is given (and
- * the digest Connect's stored config would have), and the export artifact, the model of what the
- * clusters said, read twice, and its JSON form (kind "mm2kit.export/v1", mm2_artifact.h).
+ * mm2_export: the export artifact, the model of what the clusters said, read twice, and its JSON
+ * form (kind "mm2kit.export/v1", mm2_artifact.h): what a plan is made from, with the connector
+ * JSON (mm2_connector.h).
  *
  * Contract:
  *   - Never prints, never exits, never talks to the network.
@@ -17,34 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm2_connector.h"
 #include "mm2_digest.h"
 #include "mm2_err.h"
 #include "mm2_kafka.h"
-
-#define MM2_ID_MAX 256
-
-/* ---- the connector JSON ------------------------------------------------------------------ */
-
-struct mm2_connector {
-    char name[MM2_ID_MAX];
-    cJSON *config;                        /* the "config" object, string values only; owned */
-    char alias[MM2_ID_MAX];               /* source.cluster.alias */
-    char digest[MM2_DIGEST_TEXT_LEN + 1]; /* of the config, sorted, with "name" */
-};
-
-/* Reads {"name": ..., "config": {...}} (a "config.name", if given, must equal "name"; an
- * "initial_state" member is refused: mm2-offsets sets it). MM2_CONFIG naming the file. */
-enum mm2_status mm2_connector_load(const char *path, struct mm2_connector *out,
-                                   struct mm2_error *err);
-enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector *out,
-                                        struct mm2_error *err);
-void mm2_connector_free(struct mm2_connector *c);
-
-/* The digest Connect's stored config would have: config (string map, as GET
- * /connectors/{name}/config returns it) with "name" set, members sorted. */
-enum mm2_status mm2_connector_config_digest(const cJSON *config, const char *name,
-                                            char out[MM2_DIGEST_TEXT_LEN + 1],
-                                            struct mm2_error *err);
 
 /* ---- the export --------------------------------------------------------------------------- */
 

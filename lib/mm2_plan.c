@@ -12,42 +12,7 @@
 #include "mm2_parse.h"
 #include "mm2_plan_json.h"
 
-#define MIRROR_SOURCE_CLASS "org.apache.kafka.connect.mirror.MirrorSourceConnector"
-
-/* ---- refusals ------------------------------------------------------------------------------ */
-
-void mm2_refuse(struct mm2_refusals *r, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (r->n == r->cap) {
-        size_t cap = r->cap == 0 ? 16 : r->cap * 2;
-        char(*p)[MM2_REFUSAL_LEN] = realloc(r->line, cap * sizeof(*p));
-        if (p == NULL) {
-            r->oom = true; /* never let a lost refusal read as "nothing refused" */
-            return;
-        }
-        r->line = p;
-        r->cap = cap;
-    }
-    va_start(ap, fmt);
-    n = vsnprintf(r->line[r->n], MM2_REFUSAL_LEN, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        r->line[r->n][0] = '\0';
-    else if ((size_t)n >= MM2_REFUSAL_LEN)
-        memcpy(r->line[r->n] + MM2_REFUSAL_LEN - 4, "...", 4);
-    r->n++;
-}
-
-void mm2_refusals_free(struct mm2_refusals *r)
-{
-    if (r == NULL)
-        return;
-    free(r->line);
-    memset(r, 0, sizeof(*r));
-}
+/* ---- --accept-loss ---------------------------------------------------------------------- */
 
 int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen)
 {
@@ -388,90 +353,6 @@ char *mm2_plan_patch_body(const struct mm2_plan *p)
     return text;
 }
 
-/* ---- the connector rules (seed section 4) -------------------------------------------------- */
-
-static const char *cfg(const cJSON *config, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(config, key);
-
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* v equals word as Connect reads BOOLEAN and enum-like values: trimmed (String.trim: every
- * character up to the space), case-insensitive. */
-static bool is_word(const char *v, const char *word)
-{
-    size_t n, wl = strlen(word);
-
-    while (*v != '\0' && (unsigned char)*v <= ' ')
-        v++;
-    n = strlen(v);
-    while (n > 0 && (unsigned char)v[n - 1] <= ' ')
-        n--;
-    return n == wl && strncasecmp(v, word, wl) == 0;
-}
-
-static bool is_false(const char *v)
-{
-    return is_word(v, "false");
-}
-
-void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, struct mm2_refusals *r)
-{
-    /* Each key and why it must be false, said in the refusal itself. */
-    static const struct {
-        const char *key, *why;
-    } must_be_false[] = {
-        {"offset.consistency.enabled", "MM2 translates no offset, C - 1 is the whole mapping"},
-        {"emit.offset-syncs.enabled", "no offset-syncs topic on either cluster"},
-        {"sync.topic.configs.enabled", "the target's topic configs stay the platform's"},
-        {"sync.topic.acls.enabled", "the target's ACLs stay the platform's"},
-    };
-    const char *cls = cfg(c->config, "connector.class");
-    const char *reset = cfg(c->config, "source.consumer.auto.offset.reset");
-
-    /* Connect resolves a plugin by class name or by its aliases (simple name, without the
-     * Connector suffix). */
-    if (cls == NULL ||
-        (strcmp(cls, MIRROR_SOURCE_CLASS) != 0 && strcmp(cls, "MirrorSourceConnector") != 0 &&
-         strcmp(cls, "MirrorSource") != 0))
-        mm2_refuse(r,
-                   "connector %s: connector.class is \"%.100s\", not " MIRROR_SOURCE_CLASS
-                   "; only MirrorSourceConnector is migrated [rule connector-config]",
-                   c->name, cls != NULL ? cls : "(missing)");
-    for (size_t i = 0; i < sizeof(must_be_false) / sizeof(must_be_false[0]); i++) {
-        const char *v = cfg(c->config, must_be_false[i].key);
-        if (v == NULL)
-            mm2_refuse(r,
-                       "connector %s: %s is unset (its default is true); set it to \"false\": "
-                       "%s [rule connector-config]",
-                       c->name, must_be_false[i].key, must_be_false[i].why);
-        else if (!is_false(v))
-            mm2_refuse(r,
-                       "connector %s: %s is \"%.20s\"; set it to \"false\": %s "
-                       "[rule connector-config]",
-                       c->name, must_be_false[i].key, v, must_be_false[i].why);
-    }
-    {
-        /* KIP-618: "required" fails when the workers run with exactly.once.source.support
-         * disabled, as this image's do (seed 5.3). */
-        const char *eos = cfg(c->config, "exactly.once.support");
-        if (eos != NULL && is_word(eos, "required"))
-            mm2_refuse(r,
-                       "connector %s: exactly.once.support is \"required\", but the workers run "
-                       "plain source mode (exactly.once.source.support=disabled); remove it "
-                       "[rule connector-config]",
-                       c->name);
-    }
-    if (needs_earliest && (reset == NULL || strcmp(reset, "earliest") != 0))
-        mm2_refuse(r,
-                   "connector %s: source.consumer.auto.offset.reset is %s%.20s%s but the plan "
-                   "clears some partitions (null) so MM2 starts them at auto.offset.reset; set "
-                   "it to \"earliest\" [rule connector-config]",
-                   c->name, reset != NULL ? "\"" : "", reset != NULL ? reset : "unset",
-                   reset != NULL ? "\"" : "");
-}
-
 /* ---- the plan rules ------------------------------------------------------------------------ */
 
 static bool accepted(const struct mm2_plan_input *in, const char *topic, int32_t partition,
@@ -616,17 +497,12 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-/* Per partition; fills e when nothing is refused for it. Returns false when refused. */
-static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *used,
-                            struct mm2_pentry *e, struct mm2_refusals *r)
+/* The target side of a partition: no open transaction, no other writer. */
+static void target_rules(const struct mm2_export *ex, const struct mm2_xpart *p,
+                         struct mm2_refusals *r)
 {
-    const struct mm2_export *ex = in->ex;
     const char *t = p->topic;
     int n = (int)p->partition;
-    size_t before = r->n;
-    int64_t c = p->committed[0];
-    int64_t start = max64(p->log_start[0], p->log_start[1]);
-    int64_t end = p->log_end[1];
 
     if (p->target_hw[0] >= 0 &&
         (p->target_lso[0] < p->target_hw[0] || p->target_lso[1] < p->target_hw[1]))
@@ -646,6 +522,42 @@ static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xp
                    "exist, stop it [rule target-moving]",
                    t, n, (long long)p->target_hw[0], (long long)p->target_hw[1],
                    ex->stable_wait_ms);
+}
+
+/* The entry for a partition that passed every rule: C, the log, and what is written. */
+static void fill_entry(struct mm2_pentry *e, int64_t c, int64_t start, int64_t end,
+                       int64_t target_hw)
+{
+    e->c = c;
+    e->log_start = start;
+    e->log_end = end;
+    e->target_start = target_hw >= 0 ? target_hw : 0;
+    if (c < start) {
+        e->action = MM2_ACT_LOSS;
+        e->m = -1;
+        e->lost = start - c;
+    } else if (c == 0) {
+        e->action = MM2_ACT_RESET;
+        e->m = -1;
+    } else {
+        e->action = MM2_ACT_OFFSET;
+        e->m = c - 1;
+    }
+}
+
+/* Per partition; fills e when nothing is refused for it. Returns false when refused. */
+static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *used,
+                            struct mm2_pentry *e, struct mm2_refusals *r)
+{
+    const struct mm2_export *ex = in->ex;
+    const char *t = p->topic;
+    int n = (int)p->partition;
+    size_t before = r->n;
+    int64_t c = p->committed[0];
+    int64_t start = max64(p->log_start[0], p->log_start[1]);
+    int64_t end = p->log_end[1];
+
+    target_rules(ex, p, r);
     if (p->committed[0] != p->committed[1]) {
         char a[24], b[24];
         offset_text(p->committed[0], a, sizeof(a));
@@ -691,21 +603,7 @@ static bool partition_rules(const struct mm2_plan_input *in, const struct mm2_xp
     }
     if (r->n > before)
         return false;
-    e->c = c;
-    e->log_start = start;
-    e->log_end = end;
-    e->target_start = p->target_hw[0] >= 0 ? p->target_hw[0] : 0;
-    if (c < start) {
-        e->action = MM2_ACT_LOSS;
-        e->m = -1;
-        e->lost = start - c;
-    } else if (c == 0) {
-        e->action = MM2_ACT_RESET;
-        e->m = -1;
-    } else {
-        e->action = MM2_ACT_OFFSET;
-        e->m = c - 1;
-    }
+    fill_entry(e, c, start, end, p->target_hw[0]);
     return true;
 }
 

@@ -1,8 +1,8 @@
 /*
- * mm2_plan: the plan of an offset migration and its rules (DESIGN 3.3, seed 000 sections 3-4):
- * the plan (C -> M = C - 1 per partition, or null, or a recorded loss) made from an export and
- * the connector JSON (mm2_export.h), the connector JSON's safety rules, and the rules that
- * refuse a plan.
+ * mm2_plan: the plan of an offset migration and its rules (docs/ARCHITECTURE.md §6): the plan
+ * (C -> M = C - 1 per partition, or null, or a recorded loss) made from an export
+ * (mm2_export.h) and the connector JSON (mm2_connector.h, which holds its own rules), and the
+ * rules that refuse a plan, added to a list of refusals (mm2_refusal.h).
  *
  * Contract:
  *   - Never prints, never exits, never talks to the network: everything here is a pure function
@@ -10,8 +10,7 @@
  *   - Structs own their strings and arrays; each *_free releases them and accepts a zeroed or
  *     partly filled struct. *_from_json validates every member (type, range, order, uniqueness)
  *     and returns MM2_CONFIG naming the JSON path of the first bad one.
- *   - A refusal is one line: "<topic>-<partition>: <what, with the numbers>; <what to do>
- *     [rule <id>]", or without the partition for a rule about the whole migration. Rules ids:
+ *   - A refusal is one line (mm2_refusal.h) ending in its rule's id. Rules ids:
  *     no-offset, expired, beyond-end, offset-moved, log-moved, open-transaction, target-moving,
  *     target-missing, partition-count, topic-mapping, topics-changed, unplanned, connector-config,
  *     alias, flink-running, flink-unproven, group-active, wrong-target, wrong-source, accept-loss;
@@ -26,13 +25,13 @@
 #include <stdint.h>
 
 #include "mm2_config.h"
+#include "mm2_connector.h"
 #include "mm2_digest.h"
 #include "mm2_err.h"
 #include "mm2_export.h"
 #include "mm2_kafka.h"
+#include "mm2_refusal.h"
 #include "mm2_topics.h"
-
-#define MM2_REFUSAL_LEN 512
 
 /* ---- the plan ------------------------------------------------------------------------------ */
 
@@ -86,16 +85,6 @@ char *mm2_plan_patch_body(const struct mm2_plan *p);
 
 /* ---- rules --------------------------------------------------------------------------------- */
 
-struct mm2_refusals {
-    char (*line)[MM2_REFUSAL_LEN];
-    size_t n;
-    size_t cap;
-    bool oom; /* a refusal could not be stored: never treat the list as complete */
-};
-
-void mm2_refuse(struct mm2_refusals *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mm2_refusals_free(struct mm2_refusals *r);
-
 /* A TOPIC:PARTITION given to --accept-loss. */
 struct mm2_tpref {
     const char *topic;
@@ -104,13 +93,6 @@ struct mm2_tpref {
 
 /* Parses "TOPIC:PARTITION" in place (the ':' is the last one). 0, or -1 with why set. */
 int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen);
-
-/* The connector JSON against seed section 4: connector.class MirrorSourceConnector,
- * offset.consistency.enabled, emit.offset-syncs.enabled, sync.topic.configs.enabled and
- * sync.topic.acls.enabled false, source.consumer.auto.offset.reset earliest when needs_earliest
- * (some partition is written as null), and exactly.once.support not required. Adds refusals. */
-void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest,
-                         struct mm2_refusals *r);
 
 struct mm2_plan_input {
     const struct mm2_export *ex;
@@ -121,8 +103,8 @@ struct mm2_plan_input {
     size_t naccept;
 };
 
-/* Every rule of DESIGN 3.3 and the issue over the export. MM2_OK with *out filled when nothing
- * is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty);
+/* Every rule of docs/ARCHITECTURE.md §6.1 and §6.2 over the export. MM2_OK with *out filled when
+ * nothing is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty);
  * MM2_UNEXPECTED when out of memory (a refusal that could not be stored included). */
 enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan *out,
                                struct mm2_refusals *r, struct mm2_error *err);
