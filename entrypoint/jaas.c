@@ -51,11 +51,94 @@ static bool contains_nocase(const char *hay, const char *needle)
     return false;
 }
 
+/* The control flag at *pp, followed by a space or ';': true, *pp after it. */
+static bool read_flag(const char **pp)
+{
+    static const char *const flags[] = {"required", "requisite", "sufficient", "optional"};
+
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        size_t fl = strlen(flags[i]);
+        if (strncmp(*pp, flags[i], fl) == 0 &&
+            (isspace((unsigned char)(*pp)[fl]) || (*pp)[fl] == ';')) {
+            *pp += fl;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An option's value at *pp: a quoted string (backslash escapes) or a bare token. */
+static enum jaas_verdict read_value(const char **pp, int option, char *why, size_t whylen)
+{
+    const char *p = *pp;
+
+    if (*p == '"') {
+        p++;
+        while (*p != '"') {
+            if (*p == '\0') {
+                snprintf(why, whylen, "the value of option %d has no closing quote", option);
+                return JAAS_MALFORMED;
+            }
+            if (*p == '\\' && p[1] != '\0')
+                p++;
+            p++;
+        }
+        p++;
+    } else {
+        const char *v = p;
+        while (*p != '\0' && !isspace((unsigned char)*p) && *p != ';' && *p != '"')
+            p++;
+        if (p == v) {
+            snprintf(why, whylen, "option %d has an empty value", option);
+            return JAAS_MALFORMED;
+        }
+    }
+    *pp = p;
+    return JAAS_OK;
+}
+
+/* The options `name=value` up to the terminating ';' (*pp left on it). */
+static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
+{
+    const char *p = *pp;
+    int options = 0;
+
+    for (;;) {
+        skip_space(&p);
+        if (*p == ';')
+            break;
+        if (*p == '\0') {
+            snprintf(why, whylen, "it does not end with ';'");
+            return JAAS_MALFORMED;
+        }
+        /* option name */
+        const char *name = p;
+        while (is_ident((unsigned char)*p) || *p == '.' || *p == '-')
+            p++;
+        if (p == name) {
+            snprintf(why, whylen, "option %d has no name", options + 1);
+            return JAAS_MALFORMED;
+        }
+        skip_space(&p);
+        if (*p != '=') {
+            /* The name is not printed: a mangled value may put a password here. */
+            snprintf(why, whylen, "option %d has no '='", options + 1);
+            return JAAS_MALFORMED;
+        }
+        p++;
+        skip_space(&p);
+        if (read_value(&p, options + 1, why, whylen) != JAAS_OK)
+            return JAAS_MALFORMED;
+        options++;
+    }
+    *pp = p;
+    return JAAS_OK;
+}
+
 enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char *why,
                              size_t whylen)
 {
     const char *p = value;
-    static const char *const flags[] = {"required", "requisite", "sufficient", "optional"};
 
     if (classlen > 0)
         cls[0] = '\0';
@@ -88,69 +171,15 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
         return JAAS_MALFORMED;
     }
     skip_space(&p);
-    bool flag_ok = false;
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-        size_t fl = strlen(flags[i]);
-        if (strncmp(p, flags[i], fl) == 0 && (isspace((unsigned char)p[fl]) || p[fl] == ';')) {
-            p += fl;
-            flag_ok = true;
-            break;
-        }
-    }
+    bool flag_ok = read_flag(&p);
     if (!flag_ok) {
         snprintf(why, whylen,
                  "the control flag must be required, requisite, sufficient or optional");
         return JAAS_MALFORMED;
     }
-    int options = 0;
-    for (;;) {
-        skip_space(&p);
-        if (*p == ';')
-            break;
-        if (*p == '\0') {
-            snprintf(why, whylen, "it does not end with ';'");
-            return JAAS_MALFORMED;
-        }
-        /* option name */
-        const char *name = p;
-        while (is_ident((unsigned char)*p) || *p == '.' || *p == '-')
-            p++;
-        if (p == name) {
-            snprintf(why, whylen, "option %d has no name", options + 1);
-            return JAAS_MALFORMED;
-        }
-        skip_space(&p);
-        if (*p != '=') {
-            /* The name is not printed: a mangled value may put a password here. */
-            snprintf(why, whylen, "option %d has no '='", options + 1);
-            return JAAS_MALFORMED;
-        }
-        p++;
-        skip_space(&p);
-        if (*p == '"') {
-            p++;
-            while (*p != '"') {
-                if (*p == '\0') {
-                    snprintf(why, whylen, "the value of option %d has no closing quote",
-                             options + 1);
-                    return JAAS_MALFORMED;
-                }
-                if (*p == '\\' && p[1] != '\0')
-                    p++;
-                p++;
-            }
-            p++;
-        } else {
-            const char *v = p;
-            while (*p != '\0' && !isspace((unsigned char)*p) && *p != ';' && *p != '"')
-                p++;
-            if (p == v) {
-                snprintf(why, whylen, "option %d has an empty value", options + 1);
-                return JAAS_MALFORMED;
-            }
-        }
-        options++;
-    }
+    enum jaas_verdict v = read_options(&p, why, whylen);
+    if (v != JAAS_OK)
+        return v;
     p++; /* ';' */
     skip_space(&p);
     if (*p != '\0') {

@@ -116,6 +116,35 @@ static enum mm2_status set_check(struct cli *cli, const char *arg, const struct 
                                SHOW, arg);
 }
 
+/* --connector NAME, once per connector. */
+static enum mm2_status add_connector(struct cli *cli, const char *name, const struct mm2_log *log)
+{
+    if (name[0] == '\0')
+        return mm2_cli_usage_error(log, "--connector needs a connector name, got \"\"");
+    if (strlen(name) > CONNECTOR_NAME_MAX)
+        return mm2_cli_usage_error(log, "--connector NAME must be at most %d bytes",
+                                   CONNECTOR_NAME_MAX);
+    if (cli->opts.nconnectors >= CONNECTORS_MAX)
+        return mm2_cli_usage_error(log, "--connector may be given at most %d times",
+                                   CONNECTORS_MAX);
+    cli->names[cli->opts.nconnectors++] = name;
+    return MM2_OK;
+}
+
+/* --format text|json. */
+static enum mm2_status set_format(struct cli *cli, const char *format, const struct mm2_log *log)
+{
+    cli->format_given = true;
+    if (strcmp(format, "json") == 0)
+        cli->opts.json = true;
+    else if (strcmp(format, "text") == 0)
+        cli->opts.json = false;
+    else
+        return mm2_cli_usage_error(log, "--format must be text or json, got \"%.*s\"", SHOW,
+                                   format);
+    return MM2_OK;
+}
+
 static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const struct mm2_log *log,
                                   bool *exit_now)
 {
@@ -149,26 +178,10 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
                     SHOW, optarg);
             break;
         case 'c':
-            if (optarg[0] == '\0')
-                st = mm2_cli_usage_error(log, "--connector needs a connector name, got \"\"");
-            else if (strlen(optarg) > CONNECTOR_NAME_MAX)
-                st = mm2_cli_usage_error(log, "--connector NAME must be at most %d bytes",
-                                         CONNECTOR_NAME_MAX);
-            else if (cli->opts.nconnectors >= CONNECTORS_MAX)
-                st = mm2_cli_usage_error(log, "--connector may be given at most %d times",
-                                         CONNECTORS_MAX);
-            else
-                cli->names[cli->opts.nconnectors++] = optarg;
+            st = add_connector(cli, optarg, log);
             break;
         case 'f':
-            cli->format_given = true;
-            if (strcmp(optarg, "json") == 0)
-                cli->opts.json = true;
-            else if (strcmp(optarg, "text") == 0)
-                cli->opts.json = false;
-            else
-                st = mm2_cli_usage_error(log, "--format must be text or json, got \"%.*s\"", SHOW,
-                                         optarg);
+            st = set_format(cli, optarg, log);
             break;
         case 'v':
             cli->verbose = true;
