@@ -66,7 +66,8 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
         else
             valid[i] = true;
     }
-    /* Two internal stores in one topic corrupt each other (seed §5.5). */
+    /* Two internal stores in one topic corrupt each other (KafkaConfigBackingStore,
+     * KafkaOffsetBackingStore and KafkaStatusBackingStore each read the whole topic as theirs). */
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
             if (valid[i] && valid[j] && strcmp(cfg->topics[i], cfg->topics[j]) == 0)
@@ -274,7 +275,7 @@ void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
     if (cfg->log_config[0] != '\0')
         check_readable("MM2_LOG_CONFIG", cfg->log_config, "the log configuration", p);
     if (cfg->jmx_port > 0) {
-        /* Seed §5.3: JMX_EXPORTER_PORT set and no agent is a refusal, not a
+        /* JMX_EXPORTER_PORT set and no agent is a refusal, not a
          * worker silently started without metrics. */
         check_readable("JMX_EXPORTER_AGENT", cfg->jmx_agent,
                        "the JMX exporter agent (JMX_EXPORTER_PORT is set)", p);

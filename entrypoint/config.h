@@ -1,5 +1,5 @@
 /* config: the entrypoint's whole environment, read and validated at once
- * (DESIGN §3.2 step 1).  Every problem is added to a mm2_problems list, one
+ * (docs/ARCHITECTURE.md §3.2).  Every problem is added to a mm2_problems list, one
  * line each naming the variable and the expected form, so a pod that is
  * wrong in three ways says so in one start.  The JAAS value is a secret: it
  * is kept by pointer into the environment and never copied into a message.
@@ -20,8 +20,8 @@
 #define EP_DEFAULT_JMX_CONFIG "/etc/mm2/jmx-exporter.yaml"
 /* scheduled.rebalance.max.delay.ms shipped by the image: measured by make
  * rehearsal, a departed worker's partitions stop for about this long plus 2 s
- * (the seed's 300000 stops them for 5 minutes); docker/mm2/README.md has the
- * figures and the reasoning. */
+ * (Kafka's default, 300000 in DistributedConfig, stops them for 5 minutes); docker/mm2/README.md
+ * has the figures and the reasoning. */
 #define EP_DEFAULT_REBALANCE_DELAY_MS 10000L
 #define EP_RUN_UID 10001
 #define EP_RUN_GID 10001

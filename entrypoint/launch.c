@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mm2_secret.h"
+
 extern char **environ;
 
 static bool name_is(const char *entry, const char *name)
@@ -63,7 +65,7 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
     l->envp[l->nenv] = NULL;
 
     /* Connect leaves an unset ${env:X} as literal text, so every variable the
-     * worker config references gets its default here (DESIGN §3.1). */
+     * worker config references gets its default here (docs/ARCHITECTURE.md §3.1, §4.3). */
     if (cfg->rest_port_defaulted) {
         snprintf(buf, sizeof buf, "%d", cfg->rest_port);
         if ((st = put(l, "CONNECT_REST_PORT", buf, "default", err)) != MM2_OK)
@@ -115,19 +117,6 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
     return MM2_OK;
 }
 
-static bool secret_name(const char *entry)
-{
-    size_t n = strcspn(entry, "=");
-    static const char *const marks[] = {"JAAS", "PASSWORD", "SECRET", "TOKEN", "CREDENTIAL"};
-    for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
-        size_t ml = strlen(marks[m]);
-        for (size_t i = 0; i + ml <= n; i++)
-            if (strncmp(entry + i, marks[m], ml) == 0)
-                return true;
-    }
-    return false;
-}
-
 void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out)
 {
     fprintf(out, "exec: %s %s\n", l->argv[0], l->argv[1]);
@@ -140,7 +129,7 @@ void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out
     for (size_t i = 0; i < l->nown; i++) {
         const char *e = l->own[i];
         int n = (int)strcspn(e, "=");
-        if (secret_name(e))
+        if (mm2_secret_name(e, (size_t)n))
             fprintf(out, "env: %.*s=<redacted> (%s)\n", n, e, l->why[i]);
         else
             fprintf(out, "env: %s (%s)\n", e, l->why[i]);

@@ -1,4 +1,4 @@
-/* launch: the exec'd process's argv and environment (DESIGN §3.2 steps 3, 4, 6).
+/* launch: the exec'd process's argv and environment (docs/ARCHITECTURE.md §3.2).
  * The environment is the entrypoint's own plus the defaults the worker
  * config's ${env:X} references need, the heap and log settings, and the JMX
  * agent in KAFKA_OPTS of this process only.  Nothing is written to a file. */
@@ -28,8 +28,9 @@ struct launch {
 enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, struct mm2_error *err);
 
 /* Prints the resolved launch for --check: argv, each change with its reason,
- * the advertised URL.  CONNECT_SASL_JAAS_CONFIG and every *PASSWORD*,
- * *SECRET*, *JAAS* variable shows as <redacted>. */
+ * the advertised URL.  CONNECT_SASL_JAAS_CONFIG and every variable whose name
+ * mm2_secret_name calls secret (*PASSWORD*, *SECRET*, *JAAS*, *TOKEN*, ...)
+ * shows as <redacted>. */
 void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out);
 
 /* Restores the signal mask and default dispositions, then execv.  Returns

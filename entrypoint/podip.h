@@ -1,4 +1,4 @@
-/* podip: checks the address a worker advertises (DESIGN §3.2 step 2).
+/* podip: checks the address a worker advertises (docs/ARCHITECTURE.md §3.2).
  * Non-leaders forward REST requests to the leader's advertised URL, so it
  * must be this pod's own, reachable address: a literal IPv4 or IPv6 address,
  * not a wildcard, and one of this host's interface addresses (or inside a

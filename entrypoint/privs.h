@@ -1,4 +1,4 @@
-/* privs: the entrypoint's last step before exec (DESIGN §3.2 step 5).
+/* privs: the entrypoint's last step before exec (docs/ARCHITECTURE.md §3.2).
  * Started as root, it becomes 10001:10001 with no supplementary groups;
  * in every case it clears all capability sets (effective, permitted,
  * inheritable, ambient, and the bounding set where it may) and sets

@@ -1,7 +1,7 @@
 /*
  * mm2_artifact: the JSON files mm2-offsets writes and reads back (export, plan, backup, verify
- * report, check report; DESIGN 3.3). Each carries a "kind" with a version and, as its last
- * member, "digest": the SHA-256 of the artifact's compact canonical text (mm2_json_print)
+ * report, check report; docs/ARCHITECTURE.md §3.4). Each carries a "kind" with a version and, as
+ * its last member, "digest": the SHA-256 of the artifact's compact canonical text (mm2_json_print)
  * without that member. A file edited by hand no longer matches its digest and is refused.
  *
  * Contract: never prints, never exits. Trees are the caller's (cJSON_Delete).

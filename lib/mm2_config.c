@@ -12,6 +12,7 @@
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
+#include "mm2_secret.h"
 
 #define VALUE_MAX 4096
 
@@ -38,20 +39,6 @@ static bool valid_env_name(const char *s, size_t n)
             return false;
     }
     return true;
-}
-
-/* Keys whose value is a secret, whatever its source: librdkafka's sasl.password,
- * ssl.key.password, ssl.keystore.password, ssl.key.pem, sasl.oauthbearer.client.secret,
- * sasl.oauthbearer.config, a JAAS line, a token. */
-static bool secret_key(const char *key)
-{
-    static const char *const marks[] = {
-        "password", "secret", "jaas", "token", "credential", "key.pem", "oauthbearer.config"};
-
-    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-        if (strstr(key, marks[i]) != NULL)
-            return true;
-    return false;
 }
 
 static void add_secret(struct parse_state *st, const char *value)
@@ -444,7 +431,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         given_anyway(st, section, name); /* its problem is said; "is required" would be false */
         return 1;
     }
-    if (secret_key(name))
+    if (mm2_secret_name(name, strlen(name)))
         add_secret(st, value);
 
     if ((strcmp(section, "source") == 0 || strcmp(section, "target") == 0) &&
@@ -511,64 +498,17 @@ static void check_cluster(struct parse_state *st, const char *section, const str
                      st->file, section);
 }
 
-/* Every value taken from the environment becomes <redacted> in the problem lines: a reason
- * may quote a value (a URL, a bootstrap list) that came from a Secret. */
-/* Replaces every occurrence of needle[0..nl) in line by mark; with cut, only those at the
- * edge of a quoted value: right after a '"', or right before a '"', a "..." or the end of the
- * line (where a value cut with %.40s, or a line cut at its length, ends). */
-static void replace_all(char *line, const char *needle, size_t nl, const char *mark, bool cut)
-{
-    size_t ml = strlen(mark);
-    char *hit = line;
-
-    while ((hit = strstr(hit, needle)) != NULL) {
-        char rest[MM2_PROBLEM_LEN];
-        const char *after = hit + nl;
-        if (cut && !(hit > line && hit[-1] == '"') && *after != '"' && *after != '\0' &&
-            strncmp(after, "...", 3) != 0) {
-            hit++;
-            continue;
-        }
-        (void)snprintf(rest, sizeof(rest), "%s", hit + nl);
-        (void)snprintf(hit, MM2_PROBLEM_LEN - (size_t)(hit - line), "%s%s", mark, rest);
-        if ((size_t)(hit - line) + ml >= MM2_PROBLEM_LEN - 1)
-            break;
-        hit += ml;
-    }
-}
-
-static int longer_first(const void *a, const void *b)
-{
-    size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
-
-    return (x < y) - (x > y);
-}
-
-/* Every secret value becomes <redacted> in the problem lines, longest first (a secret that holds
- * another is hidden whole), and so does a cut-off start of one at the edge of a quoted value (a
- * message that quotes a value with %.40s can cut a secret given by mistake to a non-secret
- * key): prefixes down to 6 characters. */
+/* Every secret value becomes <redacted> in the problem lines, and so does a cut-off start of one
+ * at the edge of a quoted value (a message that quotes a value with %.40s can cut a secret given
+ * by mistake to a non-secret key). */
 static void redact(const struct mm2_config *c, struct mm2_problems *p)
 {
-    char *sorted[MM2_CONFIG_SECRETS_MAX];
-    size_t n = c->nsecrets;
-
-    memcpy(sorted, c->secrets, n * sizeof(*sorted));
-    qsort(sorted, n, sizeof(*sorted), longer_first);
     for (size_t i = 0; i < p->n; i++) {
-        for (size_t s = 0; s < n; s++) {
-            char needle[MM2_PROBLEM_LEN];
-            size_t sl = strlen(sorted[s]);
-            for (size_t k = sl < MM2_PROBLEM_LEN - 1 ? sl : MM2_PROBLEM_LEN - 1; k >= 6 || k == sl;
-                 k--) {
-                memcpy(needle, sorted[s], k);
-                needle[k] = '\0';
-                if (k > 0)
-                    replace_all(p->line[i], needle, k, "<redacted>", k < sl);
-                if (k == 0)
-                    break;
-            }
-        }
+        char line[MM2_PROBLEM_LEN];
+
+        (void)mm2_secret_redact(p->line[i], (const char *const *)c->secrets, c->nsecrets,
+                                MM2_SECRET_CUT_STARTS, line, sizeof(line));
+        memcpy(p->line[i], line, sizeof(line));
     }
 }
 

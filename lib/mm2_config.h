@@ -1,5 +1,5 @@
 /*
- * mm2_config: mm2-offsets' INI file (DESIGN 3.3), read with inih.
+ * mm2_config: mm2-offsets' INI file (docs/ARCHITECTURE.md §3.4), read with inih.
  *
  *   [source]     librdkafka properties of the SOURCE cluster (bootstrap.servers required), and
  *                cluster.id (not passed to librdkafka): the cluster's id, pinned, so that

@@ -1,6 +1,7 @@
 /*
- * mm2_connect: the Kafka Connect REST calls mm2-offsets makes (DESIGN 3.3, 4): GET /, a
- * connector's config and status, create (initial_state), GET and PATCH offsets, stop and resume.
+ * mm2_connect: the Kafka Connect REST calls mm2-offsets makes (docs/ARCHITECTURE.md §3.4, §4.1):
+ * GET /, a connector's config and status, create (initial_state), GET and PATCH offsets, stop and
+ * resume.
  *
  * Contract:
  *   - Never prints, never exits. Errors carry the method, path and Connect's own message, one
@@ -12,10 +13,10 @@
  *     to retrieve offsets for source connector" (a race inside the worker), are retried with
  *     backoff (250 ms doubling, at most 5 s apart) until the retry budget is spent; every retry is
  *     reported through the notify callback, if one is set, so the caller can show progress.
- *   - Status codes (DESIGN 6): MM2_UNREACHABLE when Connect does not answer (or keeps answering
- *     409 past the budget), MM2_UNEXPECTED for an answer that is not what the call expects
- *     (wrong status, body that is not the documented JSON), MM2_USAGE for a connector name this
- *     client will not put in a URL.
+ *   - Status codes (docs/ARCHITECTURE.md §5): MM2_UNREACHABLE when Connect does not answer
+ *     (or keeps answering 409 past the budget), MM2_UNEXPECTED for an answer that is not what
+ *     the call expects (wrong status, body that is not the documented JSON), MM2_USAGE for a
+ *     connector name this client will not put in a URL.
  *   - An answer is capped (mm2_limits.h) at MM2_CONNECT_BODY_MAX bytes, refused as soon as it
  *     passes them, and at MM2_JSON_VALUES_MAX JSON values, counted before it is parsed: both
  *     MM2_UNEXPECTED.

@@ -1,7 +1,7 @@
 /*
- * mm2_digest: SHA-256 digests for mm2-offsets artifacts and connector configs (DESIGN 3.3: every
- * artifact carries a digest of itself and of the connector config; resume takes the plan digest
- * a person approved).
+ * mm2_digest: SHA-256 digests for mm2-offsets artifacts and connector configs (docs/ARCHITECTURE.md
+ * §3.4: every artifact carries a digest of itself and of the connector config; resume takes the
+ * plan digest a person approved).
  *
  * Contract: nothing allocates; the text form is "sha256:" followed by 64 lowercase hex digits
  * (MM2_DIGEST_TEXT_LEN characters plus the NUL). OpenSSL's EVP interface does the hashing.

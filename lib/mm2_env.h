@@ -1,6 +1,6 @@
 /*
  * mm2_env: reading the environment, and a collector so a program reports every configuration
- * problem at once instead of one per run (STYLE habit 5).
+ * problem at once instead of one per run (docs/ARCHITECTURE.md §3.2).
  *
  * Contract:
  *   - Returned strings point into the process environment: do not free them, and they are valid

@@ -1,5 +1,5 @@
 /*
- * mm2_err: the one exit-code table (DESIGN.md section 6) and a caller-owned error value.
+ * mm2_err: the one exit-code table (docs/ARCHITECTURE.md §5) and a caller-owned error value.
  *
  * Contract:
  *   - enum mm2_status is the exit-code table of every binary. It is never renumbered; new codes

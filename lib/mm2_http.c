@@ -358,7 +358,8 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
         rc = set_request(c, method, body, body_len, headers);
     if (rc == CURLE_OK)
         rc = curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &b);
-    /* One deadline for the whole run (DESIGN 3.4): what is left bounds connect and transfer. */
+    /* One deadline for the whole run (docs/ARCHITECTURE.md §3.3): what is left bounds connect and
+     * transfer. */
     if (rc == CURLE_OK)
         rc = curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS, left);
     if (rc == CURLE_OK)

@@ -1,5 +1,5 @@
 /*
- * mm2_kafka: cluster facts for mm2-offsets on librdkafka 2.0.2 (see mm2_kafka.h, DESIGN 3.3).
+ * mm2_kafka: cluster facts for mm2-offsets on librdkafka 2.0.2 (see mm2_kafka.h).
  *
  * Two consumer handles per cluster, made on first use and reused: h[0] read_uncommitted (cluster
  * id, metadata, group offsets and state, commits, log start and high watermark, uncommitted
@@ -16,6 +16,7 @@
  */
 #include "mm2_kafka.h"
 #include "mm2_limits.h"
+#include "mm2_secret.h"
 
 #include <librdkafka/rdkafka.h>
 #include <errno.h>
@@ -36,7 +37,6 @@
 #define BACKOFF_MS 100  /* pause before retrying a retriable error */
 #define REDACT_MIN 4    /* shorter non-secret values are not searched for in librdkafka's text */
 #define PRIVATE_GROUP "mm2kit-offsets-never-joined"
-#define REDACTED "<redacted>"
 #define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
 
 /* One librdkafka client and what its callbacks report. error_cb runs only inside rd_kafka_poll,
@@ -54,16 +54,11 @@ struct handle {
     long long too_big_cap;
 };
 
-/* A property value to keep out of messages; secret values are matched at any length. */
-struct hidden {
-    char *value;
-    bool secret;
-};
-
 struct mm2_kafka {
     char role[ROLE_MAX];
     rd_kafka_conf_t *conf; /* the template each handle is made from */
-    struct hidden *hidden;
+    char **hidden;         /* property values kept out of messages (mm2_secret_redact) */
+    bool *secret;          /* hidden[i] is a secret's: hidden at any length */
     size_t nhidden;
     struct handle h[2];
 };
@@ -83,49 +78,16 @@ static bool value_shown(const char *key)
     return false;
 }
 
-/* Keys whose values are secrets whatever their length. */
-static bool key_secret(const char *key)
-{
-    static const char *const words[] = {"password", "secret", "pem",       "jaas",
-                                        "token",    "config", "extensions"};
-
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if (strcasestr(key, words[i]) != NULL)
-            return true;
-    return false;
-}
-
-/* Copies in into out (outlen > 0 bytes) with every hidden value replaced by REDACTED. Returns
- * false (out = "") when a secret is too short to be replaced without mangling the text, which
- * is then withheld entirely. */
+/* Copies in into out (outlen > 0 bytes) with every hidden value replaced by <redacted>.
+ * Returns false (out = "") when a secret is too short to be replaced without mangling the text,
+ * which is then withheld entirely. */
 static bool redact(const struct mm2_kafka *k, const char *in, char *out, size_t outlen)
 {
-    size_t o = 0;
-
     out[0] = '\0';
     for (size_t i = 0; i < k->nhidden; i++)
-        if (k->hidden[i].secret && strlen(k->hidden[i].value) < REDACT_MIN &&
-            strstr(in, k->hidden[i].value) != NULL)
+        if (k->secret[i] && strlen(k->hidden[i]) < REDACT_MIN && strstr(in, k->hidden[i]) != NULL)
             return false;
-    while (*in != '\0' && o + 1 < outlen) {
-        size_t best = 0;
-        for (size_t i = 0; i < k->nhidden; i++) {
-            size_t n = strlen(k->hidden[i].value);
-            if (n > best && strncmp(in, k->hidden[i].value, n) == 0)
-                best = n;
-        }
-        if (best > 0) {
-            size_t r = strlen(REDACTED);
-            if (r > outlen - 1 - o)
-                r = outlen - 1 - o;
-            memcpy(out + o, REDACTED, r);
-            o += r;
-            in += best;
-        } else {
-            out[o++] = *in++;
-        }
-    }
-    out[o] = '\0';
+    (void)mm2_secret_redact(in, (const char *const *)k->hidden, k->nhidden, 0, out, outlen);
     return true;
 }
 
@@ -203,7 +165,7 @@ static bool retriable(rd_kafka_resp_err_t e)
     }
 }
 
-/* The status a librdkafka error ends a call with (DESIGN 6). */
+/* The status a librdkafka error ends a call with (docs/ARCHITECTURE.md §5). */
 static enum mm2_status status_of(rd_kafka_resp_err_t e)
 {
     if (auth_error(e))
@@ -610,10 +572,10 @@ bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
     return false;
 }
 
-/* Properties mm2-offsets sets itself (DESIGN 3.3): a private group that is never joined, no
- * commits of its own, no silent offset reset, end-of-partition events for bounded reads.
- * auto.commit.enable is the legacy alias of enable.auto.commit; offset.store.method=file would
- * move commits to a local file. */
+/* Properties mm2-offsets sets itself: a private group that is never joined, no commits of its
+ * own, no silent offset reset, end-of-partition events for bounded reads. auto.commit.enable is
+ * the legacy alias of enable.auto.commit; offset.store.method=file would move commits to a local
+ * file. */
 static bool key_reserved(const char *key)
 {
     static const char *const reserved[] = {
@@ -630,19 +592,24 @@ static bool key_reserved(const char *key)
 static enum mm2_status hide(struct mm2_kafka *k, const char *key, const char *value,
                             struct mm2_error *err)
 {
-    struct hidden *v;
-    bool secret = key_secret(key);
+    char **v;
+    bool *secret;
+    bool is_secret = mm2_secret_name(key, strlen(key));
 
-    if (value[0] == '\0' || value_shown(key) || (!secret && strlen(value) < REDACT_MIN))
+    if (value[0] == '\0' || value_shown(key) || (!is_secret && strlen(value) < REDACT_MIN))
         return MM2_OK;
     v = realloc(k->hidden, (k->nhidden + 1) * sizeof(*v));
-    if (v == NULL)
+    if (v != NULL)
+        k->hidden = v;
+    secret = v != NULL ? realloc(k->secret, (k->nhidden + 1) * sizeof(*secret)) : NULL;
+    if (secret != NULL)
+        k->secret = secret;
+    if (secret == NULL)
         return fail(k, NULL, false, err, MM2_UNEXPECTED, "out of memory");
-    k->hidden = v;
-    v[k->nhidden].value = strdup(value);
-    if (v[k->nhidden].value == NULL)
+    v[k->nhidden] = strdup(value);
+    if (v[k->nhidden] == NULL)
         return fail(k, NULL, false, err, MM2_UNEXPECTED, "out of memory");
-    v[k->nhidden++].secret = secret;
+    secret[k->nhidden++] = is_secret;
     return MM2_OK;
 }
 
@@ -886,10 +853,11 @@ void mm2_kafka_free(struct mm2_kafka *k)
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
     for (size_t i = 0; i < k->nhidden; i++) {
-        explicit_bzero(k->hidden[i].value, strlen(k->hidden[i].value));
-        free(k->hidden[i].value);
+        explicit_bzero(k->hidden[i], strlen(k->hidden[i]));
+        free(k->hidden[i]);
     }
     free(k->hidden);
+    free(k->secret);
     free(k);
 }
 

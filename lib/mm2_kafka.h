@@ -1,8 +1,8 @@
 /*
  * mm2_kafka: what mm2-offsets asks of a Kafka cluster, on librdkafka as Debian bookworm ships it
- * (2.0.2; DESIGN 3.3 and 4): the cluster id, topic metadata, a consumer group's committed
- * offsets and state, log start / end / last stable offsets, a group offset commit (rollback) and
- * a bounded read of records (the boundary check).
+ * (2.0.2; docs/ARCHITECTURE.md §3.4 and §4.4): the cluster id, topic metadata, a consumer group's
+ * committed offsets and state, log start / end / last stable offsets, a group offset commit
+ * (rollback) and a bounded read of records (the boundary check).
  *
  * Contract:
  *   - Never prints, never exits. librdkafka's own log lines are swallowed; the last error it
@@ -22,9 +22,9 @@
  *   - Every call that talks to the cluster takes a deadline and returns by it (retrying
  *     retriable per-partition errors such as LEADER_NOT_AVAILABLE until then). A deadline
  *     already passed sends nothing.
- *   - Status codes (DESIGN 6): MM2_CONFIG for a property librdkafka refuses, a reserved property,
- *     a SASL mechanism or security protocol this librdkafka was not built with
- *     (builtin.features), or an authentication failure (reported as soon as a broker refuses
+ *   - Status codes (docs/ARCHITECTURE.md §5): MM2_CONFIG for a property librdkafka refuses, a
+ *     reserved property, a SASL mechanism or security protocol this librdkafka was not built
+ *     with (builtin.features), or an authentication failure (reported as soon as a broker refuses
  *     the credentials, not at the deadline); MM2_UNREACHABLE when no broker answered by the
  *     deadline, or only with retriable errors; MM2_UNEXPECTED for any other broker error (the
  *     message names the topic, partition and librdkafka's error name).

@@ -1,10 +1,10 @@
 /* mm2_log: one-line, redacted diagnostics to a caller-given FILE * (see mm2_log.h). */
 #include "mm2_log.h"
+#include "mm2_secret.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
-
-static const char redacted[] = "<redacted>";
 
 void mm2_log_init(struct mm2_log *log, const char *prog, FILE *out, int level)
 {
@@ -27,46 +27,19 @@ int mm2_log_add_secret(struct mm2_log *log, const char *value)
     return 0;
 }
 
-/* Length of the registered secret that starts at s, longest first, or 0 when none does. */
-static size_t secret_at(const struct mm2_log *log, const char *s)
-{
-    size_t best = 0;
-
-    for (size_t i = 0; i < log->nsecrets; i++) {
-        size_t n = strlen(log->secrets[i]);
-        if (n > best && strncmp(s, log->secrets[i], n) == 0)
-            best = n;
-    }
-    return best;
-}
-
 /* Copies in to out (cap bytes) replacing secrets and control characters; a cut ends in "...". */
 static void sanitize(const struct mm2_log *log, const char *in, char *out, size_t cap)
 {
-    size_t o = 0;
-    int cut = 0;
+    bool whole = mm2_secret_redact(in, log->secrets, log->nsecrets, 0, out, cap);
+    size_t o = strlen(out);
 
-    while (*in != '\0') {
-        size_t n = secret_at(log, in);
-        if (n > 0) {
-            if (o + sizeof(redacted) - 1 >= cap) {
-                cut = 1;
-                break;
-            }
-            memcpy(out + o, redacted, sizeof(redacted) - 1);
-            o += sizeof(redacted) - 1;
-            in += n;
-            continue;
-        }
-        if (o + 1 >= cap) {
-            cut = 1;
-            break;
-        }
-        unsigned char c = (unsigned char)*in++;
-        out[o++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    for (size_t i = 0; i < o; i++) {
+        unsigned char c = (unsigned char)out[i];
+
+        if (c < 0x20 || c == 0x7f)
+            out[i] = '?';
     }
-    out[o] = '\0';
-    if (cut && cap >= 4)
+    if (!whole && cap >= 4)
         memcpy(out + (o >= 3 ? o - 3 : 0), "...", 4);
 }
 

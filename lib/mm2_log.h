@@ -1,6 +1,6 @@
 /*
  * mm2_log: one-line diagnostics with secret redaction. The only lib module that prints, and it
- * prints only to the FILE * the caller hands it (normally stderr; STYLE habit 5).
+ * prints only to the FILE * the caller hands it (normally stderr; docs/ARCHITECTURE.md §3.5).
  *
  * Contract:
  *   - struct mm2_log is owned by the caller; mm2_log_init fills it. Nothing is allocated, and the
@@ -13,8 +13,9 @@
  *     ends in "...". Every occurrence of each registered secret is then replaced by "<redacted>",
  *     and newlines and other control characters become '?', so one call is always one line.
  *   - Redaction is the second line of defence only: callers must never pass a secret's value in
- *     the first place, only its name (STYLE habit 5). Redaction runs on the formatted message, so
- *     a secret cut by truncation may leak its first characters; another reason never to pass one.
+ *     the first place, only its name (docs/ARCHITECTURE.md §8). Redaction runs on the
+ *     formatted message, so a secret cut by truncation may leak its first characters; another
+ *     reason never to pass one.
  *   - Write errors on out are ignored: there is nowhere left to report them.
  */
 #ifndef MM2_LOG_H

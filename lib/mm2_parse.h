@@ -1,7 +1,7 @@
 /*
  * mm2_parse: strict parsing and validation of numbers, ports, durations, Kafka bootstrap lists
- * and topic names (STYLE habit 7: strtol-family with errno, end pointer and range checks; no
- * atoi/sscanf).
+ * and topic names (docs/ARCHITECTURE.md §8: strtol-family with errno, end pointer and range checks;
+ * no atoi/sscanf).
  *
  * Contract:
  *   - Nothing allocates. Numeric parsers return 0 and set *out on success, or -1 leaving *out

@@ -3,8 +3,8 @@
  * one is written to, computed from the connector's config exactly as Kafka's MirrorMaker 2 does
  * (MirrorSourceConnector.shouldReplicateTopic, DefaultTopicFilter, MirrorUtils.compilePatternList,
  * DefaultReplicationPolicy, IdentityReplicationPolicy), so that mm2-offsets plans every partition
- * MM2 will copy and none that it will not (DESIGN 3.3: a replicated partition without a plan entry
- * is copied again from the earliest offset).
+ * MM2 will copy and none that it will not (docs/ARCHITECTURE.md §4.2: a replicated partition
+ * without a plan entry is copied again from the earliest offset).
  *
  * Contract:
  *   - Never prints, never exits. struct mm2_mirror is opaque; mm2_mirror_new copies what it keeps;

@@ -1,4 +1,5 @@
-/* connectors: connector and task health for monitoring, not for the kubelet (DESIGN 3.4).
+/* connectors: connector and task health for monitoring, not for the kubelet (docs/ARCHITECTURE.md
+ * §3.3).
  *
  * Unhealthy (exit 1): a connector or task FAILED, a RUNNING connector with no tasks (MM2's
  * connectors then replicate nothing, yet report RUNNING), or a --connector that does not exist.

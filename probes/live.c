@@ -1,4 +1,4 @@
-/* live: GET / answers 2xx in time (DESIGN 3.4).
+/* live: GET / answers 2xx in time (docs/ARCHITECTURE.md §3.3).
  *
  * GET / is served by Connect's RootResource without asking the herder, so it answers during a
  * rebalance and while connectors fail: a liveness probe that looked further would have the kubelet

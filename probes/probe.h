@@ -1,12 +1,13 @@
 /*
  * probe: what every mm2-probe check shares: the options main built, the one deadline of the run
- * (DESIGN 3.4), the HTTP client, and probe_get, which turns an answer into a probe's terms.
+ * (docs/ARCHITECTURE.md §3.3), the HTTP client, and probe_get, which turns an answer into a probe's
+ * terms.
  *
  * Contract:
  *   - struct probe_ctx is main's; the checks borrow it. Nothing here frees the client or the log.
- *   - A check returns an exit code of DESIGN 6 (enum mm2_status). On failure it either fills err
- *     (main prints err.msg as one line) or, when it has several lines to say (connectors), logs
- *     them itself and leaves err.msg empty.
+ *   - A check returns an exit code of docs/ARCHITECTURE.md §5 (enum mm2_status). On failure it
+ * either fills err (main prints err.msg as one line) or, when it has several lines to say
+ * (connectors), logs them itself and leaves err.msg empty.
  *   - Diagnostics go to ctx->log (stderr); data (the connectors summary) to ctx->out (stdout).
  */
 #ifndef PROBE_PROBE_H

@@ -1,10 +1,11 @@
-/* ready: GET /health, with a fallback for Kafka before 3.9 (DESIGN 3.4, 4).
+/* ready: GET /health, with a fallback for Kafka before 3.9 (docs/ARCHITECTURE.md §3.3, §4.1).
  *
  * Since Kafka 3.9 (KIP-1017) GET /health answers 200 {"status":"healthy",...} once the worker
  * has finished starting and its herder thread handles requests, 503 "starting" before that and
  * 500 "unhealthy" when the herder does not answer; Connect may hold the answer for up to 10 s
- * (DESIGN 3.4), so a --timeout above that sees the verdict. Older workers answer 404: then
- * GET /connectors, which needs the herder too, stands in for it. */
+ * (RestServer.DEFAULT_HEALTH_CHECK_TIMEOUT_MS, docs/ARCHITECTURE.md §4.1), so a --timeout above
+ * that sees the verdict. Older workers answer 404: then GET /connectors, which needs the herder
+ * too, stands in for it. */
 #include "probe.h"
 
 #include <cjson/cJSON.h>
