@@ -1,0 +1,717 @@
+/*
+ * mm2_kafka_admin: the calls that ask a cluster for facts or change a group's offsets (see
+ * mm2_kafka.h): cluster id, topics, a group's committed offsets and state, log offsets, and
+ * the offset commit. The three admin requests (ListConsumerGroupOffsets,
+ * DescribeConsumerGroups, AlterConsumerGroupOffsets) run through one retry loop, admin_run,
+ * driven by a table of what differs between them.
+ */
+#include "mm2_kafka_internal.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- argument checks and partition lookup ------------------------------------------------ */
+
+static int tpidx_cmp(const void *a, const void *b)
+{
+    const struct tpidx *x = a;
+    const struct tpidx *y = b;
+    int c = strcmp(x->topic, y->topic);
+
+    if (c != 0)
+        return c;
+    return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
+ * their index, so that answers in any order map back to the caller's order. */
+enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                              struct tpidx **out, struct mm2_error *err)
+{
+    struct tpidx *v;
+
+    if (tps == NULL || n == 0)
+        return mm2k_fail(k, err, MM2_USAGE, "no partitions given");
+    if (n > (size_t)INT_MAX)
+        return mm2k_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
+    for (size_t i = 0; i < n; i++) {
+        if (tps[i].topic == NULL || tps[i].topic[0] == '\0')
+            return mm2k_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
+        if (tps[i].partition < 0)
+            return mm2k_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255, tps[i].topic,
+                             (int)tps[i].partition);
+    }
+    v = calloc(n, sizeof(*v));
+    if (v == NULL)
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct tpidx){tps[i].topic, tps[i].partition, i};
+    qsort(v, n, sizeof(*v), tpidx_cmp);
+    for (size_t i = 1; i < n; i++) {
+        if (tpidx_cmp(&v[i - 1], &v[i]) == 0) {
+            enum mm2_status st = mm2k_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
+                                           v[i].topic, (int)v[i].partition);
+            free(v);
+            return st;
+        }
+    }
+    *out = v;
+    return MM2_OK;
+}
+
+/* The caller's index of topic[partition], or -1 when it was not asked for. */
+static long tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
+{
+    struct tpidx key = {topic, partition, 0};
+    const struct tpidx *hit;
+
+    if (topic == NULL)
+        return -1;
+    hit = bsearch(&key, v, n, sizeof(*v), tpidx_cmp);
+    return hit != NULL ? (long)hit->i : -1;
+}
+
+static rd_kafka_topic_partition_list_t *tp_list(const struct mm2_tp *tps, size_t n)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)n);
+
+    for (size_t i = 0; l != NULL && i < n; i++)
+        rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition);
+    return l;
+}
+
+/* Common entry checks: a client, a deadline not yet passed. */
+enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                           struct mm2_error *err)
+{
+    if (k == NULL)
+        return mm2_error_set(err, MM2_USAGE, "no Kafka client");
+    if (dl == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "no deadline");
+    if (mm2_deadline_expired(dl))
+        return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
+    return MM2_OK;
+}
+
+static bool group_valid(const char *group)
+{
+    return group != NULL && group[0] != '\0';
+}
+
+/* ---- cluster id and topics --------------------------------------------------------------- */
+
+enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,
+                                     size_t outlen, struct mm2_error *err)
+{
+    struct handle *h;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+    char *id;
+    size_t n;
+
+    if (st != MM2_OK)
+        return st;
+    if (out == NULL || outlen == 0)
+        return mm2k_fail(k, err, MM2_USAGE, "cluster id: no output buffer");
+    out[0] = '\0';
+    st = mm2k_handle_get(k, false, &h, err);
+    if (st == MM2_OK)
+        st = mm2k_wait_up(k, h, dl, "cluster id", err);
+    if (st != MM2_OK)
+        return st;
+    id = rd_kafka_clusterid(h->rk, 0); /* cached by wait_up */
+    if (id == NULL)
+        return mm2k_fail_with_last_error(k, h, err, MM2_UNEXPECTED,
+                                         "cluster id: the brokers reported none");
+    n = strlen(id);
+    if (n >= outlen) {
+        rd_kafka_mem_free(h->rk, id);
+        return mm2k_fail(k, err, MM2_UNEXPECTED,
+                         "cluster id: %zu characters, more than the %zu expected", n, outlen - 1);
+    }
+    memcpy(out, id, n + 1);
+    rd_kafka_mem_free(h->rk, id);
+    return MM2_OK;
+}
+
+static int topic_cmp(const void *a, const void *b)
+{
+    const struct mm2_topic_meta *x = a;
+    const struct mm2_topic_meta *y = b;
+
+    return strcmp(x->name, y->name);
+}
+
+/* Copies md's topics into out; returns false when out of memory (out then partly filled). */
+static bool topics_copy(const struct rd_kafka_metadata *md, struct mm2_topic_list *out)
+{
+    out->v = calloc(md->topic_cnt > 0 ? (size_t)md->topic_cnt : 1, sizeof(*out->v));
+    if (out->v == NULL)
+        return false;
+    for (int i = 0; i < md->topic_cnt; i++) {
+        out->v[i].name = strdup(md->topics[i].topic);
+        if (out->v[i].name == NULL)
+            return false;
+        out->v[i].partitions = md->topics[i].partition_cnt;
+        out->n++;
+    }
+    qsort(out->v, out->n, sizeof(*out->v), topic_cmp);
+    return true;
+}
+
+enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                                 struct mm2_topic_list *out, struct mm2_error *err)
+{
+    struct handle *h = NULL;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (out != NULL)
+        *out = (struct mm2_topic_list){NULL, 0};
+    if (st == MM2_OK && out == NULL)
+        st = mm2k_fail(k, err, MM2_USAGE, "topics: no output list");
+    if (st == MM2_OK)
+        st = mm2k_handle_get(k, false, &h, err);
+    if (st == MM2_OK)
+        st = mm2k_wait_up(k, h, dl, "topics", err);
+    while (st == MM2_OK) {
+        const struct rd_kafka_metadata *md = NULL;
+        rd_kafka_resp_err_t e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
+        const char *bad = NULL;
+
+        mm2k_serve(h, 0);
+        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
+         * broker's failure, served just now, says why. */
+        if (e != RD_KAFKA_RESP_ERR_NO_ERROR && h->too_big > 0)
+            return mm2k_hopeless_fail(k, h, "topics", err);
+        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            /* A topic being created or deleted can answer with an error: ask again. */
+            for (int i = 0; i < md->topic_cnt && bad == NULL; i++) {
+                e = md->topics[i].err;
+                if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+                    bad = md->topics[i].topic;
+            }
+            if (bad == NULL) {
+                bool ok = topics_copy(md, out);
+                rd_kafka_metadata_destroy(md);
+                if (ok)
+                    return MM2_OK;
+                mm2_topic_list_free(out);
+                return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
+            }
+            if (!mm2k_retriable(e)) {
+                st = mm2k_fail(k, err, MM2_UNEXPECTED, "topics: %.*s: %s", 255, bad,
+                               rd_kafka_err2name(e));
+                rd_kafka_metadata_destroy(md);
+                return st;
+            }
+            rd_kafka_metadata_destroy(md);
+        } else if (!mm2k_retriable(e)) {
+            return mm2k_fail(k, err, mm2k_status_of(e), "topics: %s", rd_kafka_err2name(e));
+        }
+        if (mm2k_hopeless(h))
+            return mm2k_hopeless_fail(k, h, "topics", err);
+        if (mm2_deadline_expired(dl))
+            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
+                                             "topics: no complete answer by the deadline (%s)",
+                                             rd_kafka_err2name(e));
+        mm2k_backoff(h, dl);
+    }
+    return st;
+}
+
+void mm2_topic_list_free(struct mm2_topic_list *l)
+{
+    if (l == NULL)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].name);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+/* ---- retried admin calls ----------------------------------------------------------------- */
+
+/* What one attempt of a retried call ended with. */
+struct attempt {
+    rd_kafka_resp_err_t e; /* NO_ERROR when done */
+    const char *topic;     /* the partition an error is about, if any */
+    int32_t partition;
+};
+
+/* An admin request's result event from q, or NULL at the deadline or on an authentication
+ * failure (h->auth_failed). */
+static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
+                                    const struct mm2_deadline *dl)
+{
+    for (;;) {
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, mm2k_slice_ms(dl, SLICE_MS));
+
+        mm2k_serve(h, 0);
+        if (ev != NULL)
+            return ev;
+        if (mm2k_hopeless(h) || mm2_deadline_expired(dl))
+            return NULL;
+    }
+}
+
+/* Admin options with the time left as the request timeout (librdkafka accepts up to 1 hour). */
+static rd_kafka_AdminOptions_t *admin_options(struct handle *h, rd_kafka_admin_op_t op,
+                                              const struct mm2_deadline *dl)
+{
+    char errstr[256];
+    rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(h->rk, op);
+    int ms = mm2k_slice_ms(dl, 3600L * 1000L);
+
+    if (o == NULL)
+        return NULL;
+    if (rd_kafka_AdminOptions_set_request_timeout(o, ms > 0 ? ms : 1, errstr, sizeof(errstr)) !=
+        RD_KAFKA_RESP_ERR_NO_ERROR) {
+        rd_kafka_AdminOptions_destroy(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
+ * the status to return. what names the call in the message. */
+static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
+                              const struct mm2_deadline *dl, const char *what,
+                              struct mm2_error *err)
+{
+    if (mm2k_hopeless(h) || mm2k_auth_error(a->e))
+        return h->too_big > 0 ? mm2k_hopeless_fail(k, h, what, err)
+                              : mm2k_fail_with_last_error(k, h, err, MM2_CONFIG,
+                                                          "%s: authentication failed", what);
+    if (!mm2k_retriable(a->e)) {
+        if (a->topic != NULL)
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
+                             (int)a->partition, rd_kafka_err2name(a->e));
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s", what, rd_kafka_err2name(a->e));
+    }
+    if (mm2_deadline_expired(dl)) {
+        if (a->topic != NULL)
+            return mm2k_fail_with_last_error(
+                k, h, err, MM2_UNREACHABLE, "%s: no complete answer by the deadline (%.*s[%d]: %s)",
+                what, 255, a->topic, (int)a->partition, rd_kafka_err2name(a->e));
+        return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
+                                         "%s: no complete answer by the deadline (%s)", what,
+                                         rd_kafka_err2name(a->e));
+    }
+    mm2k_backoff(h, dl);
+    return MM2_OK;
+}
+
+/* The first error of a group result's event: the event's own, then the group's. */
+static rd_kafka_resp_err_t group_result_err(rd_kafka_event_t *ev, const rd_kafka_group_result_t **g,
+                                            size_t cnt)
+{
+    rd_kafka_resp_err_t e = rd_kafka_event_error(ev);
+
+    if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return e;
+    if (cnt != 1)
+        return RD_KAFKA_RESP_ERR__BAD_MSG;
+    if (rd_kafka_group_result_error(g[0]) != NULL)
+        return rd_kafka_error_code(rd_kafka_group_result_error(g[0]));
+    return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* Reads per-partition answers into out (when not NULL), in the caller's order, and the first
+ * per-partition error into a. A partition missing from the answer is an error, never a silent
+ * "none". Offsets below 0 become MM2_OFFSET_NONE (librdkafka maps the broker's -1 to -1001). */
+static void partitions_read(const rd_kafka_topic_partition_list_t *l, const struct mm2_tp *tps,
+                            const struct tpidx *idx, size_t n, int64_t *out, struct attempt *a)
+{
+    bool *seen = calloc(n, sizeof(*seen));
+
+    *a = (struct attempt){RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
+    if (seen == NULL || l == NULL) {
+        a->e = seen == NULL ? ERR_OOM : RD_KAFKA_RESP_ERR__BAD_MSG;
+        free(seen);
+        return;
+    }
+    for (int j = 0; j < l->cnt; j++) {
+        const rd_kafka_topic_partition_t *p = &l->elems[j];
+        long i = tp_find(idx, n, p->topic, p->partition);
+
+        if (i < 0 || seen[i])
+            continue;
+        seen[i] = true;
+        if (p->err != RD_KAFKA_RESP_ERR_NO_ERROR && a->e == RD_KAFKA_RESP_ERR_NO_ERROR)
+            *a = (struct attempt){p->err, tps[i].topic, tps[i].partition};
+        if (out != NULL)
+            out[i] = p->offset < 0 ? MM2_OFFSET_NONE : p->offset;
+    }
+    for (size_t i = 0; i < n && a->e == RD_KAFKA_RESP_ERR_NO_ERROR; i++)
+        if (!seen[i])
+            *a = (struct attempt){RD_KAFKA_RESP_ERR__BAD_MSG, tps[i].topic, tps[i].partition};
+    free(seen);
+}
+
+/* Frees what one admin attempt made; every argument may be NULL. */
+static void admin_done(rd_kafka_queue_t *q, rd_kafka_AdminOptions_t *o,
+                       rd_kafka_topic_partition_list_t *l)
+{
+    if (q != NULL)
+        rd_kafka_queue_destroy(q);
+    if (o != NULL)
+        rd_kafka_AdminOptions_destroy(o);
+    if (l != NULL)
+        rd_kafka_topic_partition_list_destroy(l);
+}
+
+/* What an admin call works on, and where its answer goes. */
+struct admin_args {
+    const char *group;
+    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
+    const struct tpidx *idx;
+    size_t n;
+    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
+    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
+    struct mm2_group_info *info; /* DescribeConsumerGroups */
+};
+
+/* The objects one attempt made, freed once its answer is read. */
+struct admin_req {
+    rd_kafka_topic_partition_list_t *l;
+    rd_kafka_ListConsumerGroupOffsets_t *list;
+    rd_kafka_AlterConsumerGroupOffsets_t *alter;
+};
+
+/* What differs between the admin calls; admin_run is the one retry loop around them. */
+struct admin_call {
+    rd_kafka_admin_op_t op;
+    /* Makes the request into r and sends it, the answer to come on q; false when out of
+     * memory (nothing sent). */
+    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                 rd_kafka_queue_t *q, struct admin_req *r);
+    /* Reads the result event: the first error into at, the answer into a's output. */
+    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
+    /* A classic group with active members refuses the call (a commit from outside it):
+     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
+    bool members_refuse;
+};
+
+/* The answer to a group offsets request (list or alter): the group's error, then the first
+ * partition's; the offsets into out when it is not NULL. */
+static void offsets_read(rd_kafka_event_t *ev, const rd_kafka_group_result_t **g, size_t cnt,
+                         const struct admin_args *a, int64_t *out, struct attempt *at)
+{
+    at->e = group_result_err(ev, g, cnt);
+    if (at->e == RD_KAFKA_RESP_ERR_NO_ERROR)
+        partitions_read(rd_kafka_group_result_partitions(g[0]), a->tps, a->idx, a->n, out, at);
+}
+
+static bool list_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                      rd_kafka_queue_t *q, struct admin_req *r)
+{
+    rd_kafka_error_t *oe;
+
+    r->l = tp_list(a->tps, a->n);
+    r->list = r->l != NULL ? rd_kafka_ListConsumerGroupOffsets_new(a->group, r->l) : NULL;
+    if (r->list == NULL)
+        return false;
+    /* require_stable: a transactional offset commit still pending answers
+     * UNSTABLE_OFFSET_COMMIT (retried) instead of the offset before it. */
+    oe = rd_kafka_AdminOptions_set_require_stable_offsets(o, 1);
+    if (oe != NULL) {
+        rd_kafka_error_destroy(oe);
+        return false;
+    }
+    rd_kafka_ListConsumerGroupOffsets(h->rk, &r->list, 1, o, q);
+    return true;
+}
+
+static void list_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_group_result_t **g = rd_kafka_ListConsumerGroupOffsets_result_groups(
+        rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
+
+    offsets_read(ev, g, cnt, a, a->out, at);
+}
+
+static bool describe_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                          rd_kafka_queue_t *q, struct admin_req *r)
+{
+    const char *group = a->group;
+
+    (void)r;
+    rd_kafka_DescribeConsumerGroups(h->rk, &group, 1, o, q);
+    return true;
+}
+
+static void copy_name(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src != NULL ? src : "");
+}
+
+static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_ConsumerGroupDescription_t **g = rd_kafka_DescribeConsumerGroups_result_groups(
+        rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
+    size_t members;
+
+    at->e = rd_kafka_event_error(ev);
+    if (at->e == RD_KAFKA_RESP_ERR_NO_ERROR && cnt != 1)
+        at->e = RD_KAFKA_RESP_ERR__BAD_MSG;
+    if (at->e == RD_KAFKA_RESP_ERR_NO_ERROR &&
+        rd_kafka_ConsumerGroupDescription_error(g[0]) != NULL)
+        at->e = rd_kafka_error_code(rd_kafka_ConsumerGroupDescription_error(g[0]));
+    if (at->e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return;
+    members = rd_kafka_ConsumerGroupDescription_member_count(g[0]);
+    copy_name(a->info->state, sizeof(a->info->state),
+              rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(g[0])));
+    a->info->members = members > INT_MAX ? INT_MAX : (int)members;
+    /* 2.0.2 has no accessor for the protocol type: a "simple" group is one without (commits
+     * only, as Flink's assign()-based source makes). */
+    copy_name(a->info->protocol_type, sizeof(a->info->protocol_type),
+              rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(g[0]) ? "" : "consumer");
+}
+
+static bool alter_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                       rd_kafka_queue_t *q, struct admin_req *r)
+{
+    r->l = tp_list(a->tps, a->n);
+    for (int j = 0; r->l != NULL && j < r->l->cnt; j++)
+        r->l->elems[j].offset = a->offsets[j]; /* tp_list keeps the caller's order */
+    r->alter = r->l != NULL ? rd_kafka_AlterConsumerGroupOffsets_new(a->group, r->l) : NULL;
+    if (r->alter == NULL)
+        return false;
+    rd_kafka_AlterConsumerGroupOffsets(h->rk, &r->alter, 1, o, q);
+    return true;
+}
+
+static void alter_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_group_result_t **g = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+        rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &cnt);
+
+    offsets_read(ev, g, cnt, a, NULL, at);
+}
+
+enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT };
+
+static const struct admin_call ADMIN_CALLS[] = {
+    [ADMIN_COMMITTED] = {RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, list_send, list_read, false},
+    [ADMIN_GROUP] = {RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, describe_send, describe_read, false},
+    /* Retrying a commit is safe: the same offsets are written again. */
+    [ADMIN_COMMIT] = {RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, alter_send, alter_read, true},
+};
+
+static void admin_req_free(struct admin_req *r)
+{
+    if (r->list != NULL)
+        rd_kafka_ListConsumerGroupOffsets_destroy(r->list);
+    if (r->alter != NULL)
+        rd_kafka_AlterConsumerGroupOffsets_destroy(r->alter);
+}
+
+/* What a classic group with members answers a commit from outside it. */
+static bool members_refused(rd_kafka_resp_err_t e)
+{
+    return e == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || e == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
+           e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
+}
+
+/* Runs the admin call `kind` on the read_uncommitted handle until it is answered without error,
+ * fails for good, or the deadline passes. what names it in messages. */
+static enum mm2_status admin_run(struct mm2_kafka *k, enum admin_kind kind,
+                                 const struct admin_args *a, const struct mm2_deadline *dl,
+                                 const char *what, struct mm2_error *err)
+{
+    const struct admin_call *c = &ADMIN_CALLS[kind];
+    struct handle *h;
+    enum mm2_status st = mm2k_handle_get(k, false, &h, err);
+
+    if (st == MM2_OK)
+        st = mm2k_wait_up(k, h, dl, what, err);
+    while (st == MM2_OK) {
+        struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
+        struct admin_req r = {NULL, NULL, NULL};
+        rd_kafka_AdminOptions_t *o = admin_options(h, c->op, dl);
+        rd_kafka_queue_t *q = rd_kafka_queue_new(h->rk);
+
+        if (o == NULL || q == NULL || !c->send(h, a, o, q, &r)) {
+            at.e = ERR_OOM;
+        } else {
+            rd_kafka_event_t *ev = admin_wait(h, q, dl);
+
+            if (ev != NULL) {
+                c->read(ev, a, &at);
+                rd_kafka_event_destroy(ev);
+            }
+        }
+        admin_req_free(&r);
+        admin_done(q, o, r.l);
+        if (at.e == ERR_OOM)
+            st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+        else if (at.e == RD_KAFKA_RESP_ERR_NO_ERROR)
+            break;
+        else if (c->members_refuse && members_refused(at.e))
+            st = mm2k_fail(k, err, MM2_UNEXPECTED,
+                           "%s: %.*s[%d]: %s (the group has active members; other partitions may "
+                           "have been committed)",
+                           what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
+                           rd_kafka_err2name(at.e));
+        else
+            st = settle(k, h, &at, dl, what, err);
+    }
+    return st;
+}
+
+enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
+                                    const struct mm2_tp *tps, size_t n, int64_t *out,
+                                    const struct mm2_deadline *dl, struct mm2_error *err)
+{
+    char what[320];
+    struct tpidx *idx = NULL;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (!group_valid(group) || out == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
+    snprintf(what, sizeof(what), "committed offsets of group '%.255s'", group);
+    st = mm2k_tp_index(k, tps, n, &idx, err);
+    if (st == MM2_OK) {
+        struct admin_args a = {.group = group, .tps = tps, .idx = idx, .n = n, .out = out};
+
+        st = admin_run(k, ADMIN_COMMITTED, &a, dl, what, err);
+    }
+    free(idx);
+    return st;
+}
+
+enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
+                                const struct mm2_deadline *dl, struct mm2_group_info *out,
+                                struct mm2_error *err)
+{
+    char what[320];
+    struct admin_args a = {.group = group, .info = out};
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (!group_valid(group) || out == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "group state: no group or no output");
+    *out = (struct mm2_group_info){{0}, 0, {0}};
+    snprintf(what, sizeof(what), "state of group '%.255s'", group);
+    return admin_run(k, ADMIN_GROUP, &a, dl, what, err);
+}
+
+/* ---- log offsets ------------------------------------------------------------------------- */
+
+/* rd_kafka_offsets_for_times for timestamp ts (-2 log start, -1 end: high watermark or last
+ * stable offset, by the handle's isolation.level) on every partition, one ListOffsets request
+ * per leader. librdkafka 2.0.2 leaves an offset as the timestamp asked when no answer came for
+ * it (a leader that did not answer in time is not an error there), and folds the first
+ * per-partition error into its return code without telling which partition; a negative offset
+ * after NO_ERROR is therefore "not answered" and retried. */
+enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
+                                  const struct tpidx *idx, size_t n, int64_t ts, int64_t *out,
+                                  const char *what, const struct mm2_deadline *dl,
+                                  struct mm2_error *err)
+{
+    enum mm2_status st = mm2k_wait_up(k, h, dl, what, err);
+
+    while (st == MM2_OK) {
+        struct attempt a = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
+        rd_kafka_topic_partition_list_t *l = tp_list(tps, n);
+
+        if (l == NULL)
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+        for (int j = 0; j < l->cnt; j++)
+            l->elems[j].offset = ts;
+        a.e = rd_kafka_offsets_for_times(h->rk, l, mm2k_slice_ms(dl, 0));
+        mm2k_serve(h, 0);
+        if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            partitions_read(l, tps, idx, n, NULL, &a);
+            for (int j = 0; j < l->cnt && a.e == RD_KAFKA_RESP_ERR_NO_ERROR; j++) {
+                long i = tp_find(idx, n, l->elems[j].topic, l->elems[j].partition);
+                if (i < 0)
+                    continue; /* not asked for: cannot happen, the list is ours */
+                if (l->elems[j].offset < 0)
+                    a = (struct attempt){RD_KAFKA_RESP_ERR__TIMED_OUT, tps[i].topic,
+                                         tps[i].partition};
+                else
+                    out[i] = l->elems[j].offset;
+            }
+        } else if (n == 1) {
+            a.topic = tps[0].topic;
+            a.partition = tps[0].partition;
+        }
+        rd_kafka_topic_partition_list_destroy(l);
+        if (a.e == ERR_OOM)
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+        if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR)
+            return MM2_OK;
+        st = settle(k, h, &a, dl, what, err);
+    }
+    return st;
+}
+
+enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                                      int64_t *start, int64_t *end, int64_t *stable,
+                                      const struct mm2_deadline *dl, struct mm2_error *err)
+{
+    struct tpidx *idx = NULL;
+    struct handle *h;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (end == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "log offsets: no output for the end");
+    st = mm2k_tp_index(k, tps, n, &idx, err);
+    if (st == MM2_OK)
+        st = mm2k_handle_get(k, false, &h, err);
+    if (st == MM2_OK && start != NULL)
+        st = mm2k_list_offsets(k, h, tps, idx, n, RD_KAFKA_OFFSET_BEGINNING, start,
+                               "log start offsets", dl, err);
+    if (st == MM2_OK)
+        st = mm2k_list_offsets(k, h, tps, idx, n, RD_KAFKA_OFFSET_END, end, "log end offsets", dl,
+                               err);
+    if (st == MM2_OK && stable != NULL)
+        st = mm2k_handle_get(k, true, &h, err);
+    if (st == MM2_OK && stable != NULL)
+        st = mm2k_list_offsets(k, h, tps, idx, n, RD_KAFKA_OFFSET_END, stable,
+                               "last stable offsets", dl, err);
+    free(idx);
+    return st;
+}
+
+/* ---- commit ------------------------------------------------------------------------------ */
+
+enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
+                                 const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
+                                 struct mm2_error *err)
+{
+    char what[320];
+    struct tpidx *idx = NULL;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (!group_valid(group) || offsets == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
+    snprintf(what, sizeof(what), "commit to group '%.255s'", group);
+    st = mm2k_tp_index(k, tps, n, &idx, err);
+    for (size_t i = 0; st == MM2_OK && i < n; i++)
+        if (offsets[i] < 0)
+            st = mm2k_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64, what, 255,
+                           tps[i].topic, (int)tps[i].partition, offsets[i]);
+    if (st == MM2_OK) {
+        struct admin_args a = {.group = group, .tps = tps, .idx = idx, .n = n, .offsets = offsets};
+
+        st = admin_run(k, ADMIN_COMMIT, &a, dl, what, err);
+    }
+    free(idx);
+    return st;
+}

@@ -1,0 +1,117 @@
+/*
+ * mm2_kafka_internal: what mm2_kafka.c (the client, its handles, errors and waiting),
+ * mm2_kafka_admin.c (the admin calls) and mm2_kafka_read.c (the bounded read) share. Not for
+ * callers: they use mm2_kafka.h, where struct mm2_kafka is opaque.
+ *
+ * Every message is "[role] <what>: ..." (mm2k_fail); the functions that wait serve the handle's
+ * main queue between slices of at most SLICE_MS, so that error_cb runs and an authentication
+ * failure or an oversized answer ends the call at once (mm2k_hopeless).
+ */
+#ifndef MM2_KAFKA_INTERNAL_H
+#define MM2_KAFKA_INTERNAL_H
+
+#include <librdkafka/rdkafka.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm2_kafka.h"
+
+#define ROLE_MAX 32
+#define REASON_MAX 512                   /* librdkafka's error text kept from error_cb */
+#define SLICE_MS 100                     /* longest single wait before error_cb is served again */
+#define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
+
+/* One librdkafka client and what its callbacks report. error_cb runs only inside rd_kafka_poll,
+ * on the caller's thread; on_request_sent runs on broker threads, hence the atomic. */
+struct handle {
+    const struct mm2_kafka *k; /* for redacting what error_cb reports */
+    rd_kafka_t *rk;
+    atomic_long sent;
+    int last_err;                 /* rd_kafka_resp_err_t from error_cb, 0 = none yet */
+    char last_reason[REASON_MAX]; /* its text, values redacted ("" when withheld) */
+    bool auth_failed;
+    int auth_err;
+    char auth_reason[REASON_MAX];
+    long long too_big; /* the size of an answer above receive.message.max.bytes, 0 = none */
+    long long too_big_cap;
+};
+
+struct mm2_kafka {
+    char role[ROLE_MAX];
+    rd_kafka_conf_t *conf; /* the template each handle is made from */
+    char **hidden;         /* property values kept out of messages (mm2_secret_redact) */
+    bool *secret;          /* hidden[i] is a secret's: hidden at any length */
+    size_t nhidden;
+    struct handle h[2];
+};
+
+/* A partition asked for, and its place in the caller's array. */
+struct tpidx {
+    const char *topic;
+    int32_t partition;
+    size_t i;
+};
+
+/* ---- messages (mm2_kafka.c) -------------------------------------------------------------- */
+
+/* Sets err to "[role] <fmt>" and returns code; with h not NULL, adds the last error librdkafka
+ * reported on h, "(last librdkafka error: NAME: text)", the authentication failure first,
+ * values redacted. Called through the two names below, which say which it is. */
+enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
+                            struct mm2_error *err, enum mm2_status code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* The message says everything: a bad argument, out of memory, an error librdkafka returned
+ * (with its name). */
+#define mm2k_fail(k, err, code, ...) mm2k_report((k), NULL, (err), (code), __VA_ARGS__)
+
+/* A failure whose cause only librdkafka saw (no broker answered, the credentials were
+ * refused): its last reported error on h is added. */
+#define mm2k_fail_with_last_error(k, h, err, code, ...)                                            \
+    mm2k_report((k), (h), (err), (code), __VA_ARGS__)
+
+/* ---- errors and waiting (mm2_kafka.c) ---------------------------------------------------- */
+
+bool mm2k_auth_error(rd_kafka_resp_err_t e);
+/* Errors that may go away by themselves: retried until the deadline. */
+bool mm2k_retriable(rd_kafka_resp_err_t e);
+/* The status a librdkafka error ends a call with. */
+enum mm2_status mm2k_status_of(rd_kafka_resp_err_t e);
+/* The time left on dl in ms, at most cap when cap > 0. */
+int mm2k_slice_ms(const struct mm2_deadline *dl, long cap);
+/* True when waiting longer changes nothing: the credentials were refused, or an answer was
+ * above receive.message.max.bytes. */
+bool mm2k_hopeless(const struct handle *h);
+enum mm2_status mm2k_hopeless_fail(const struct mm2_kafka *k, const struct handle *h,
+                                   const char *what, struct mm2_error *err);
+/* Serves h's main queue (error_cb runs here) for up to timeout_ms. */
+void mm2k_serve(struct handle *h, int timeout_ms);
+/* Sleeps up to the retry pause (never past the deadline), serving callbacks meanwhile. */
+void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl);
+/* The handle of the isolation level asked (read_committed or not), made on first use. */
+enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
+                                struct mm2_error *err);
+/* Waits until h has cluster metadata: MM2_CONFIG at once when the credentials are refused,
+ * MM2_UNREACHABLE at the deadline. */
+enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
+                             const char *what, struct mm2_error *err);
+
+/* ---- argument checks and log offsets (mm2_kafka_admin.c) --------------------------------- */
+
+/* Common entry checks: a client, a deadline not yet passed. */
+enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                           struct mm2_error *err);
+/* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
+ * their index in *out (malloc'd), so that answers in any order map back to the caller's. */
+enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                              struct tpidx **out, struct mm2_error *err);
+/* ListOffsets for timestamp ts (-2 log start, -1 end by h's isolation.level) on every
+ * partition into out, in the caller's order, retried until the deadline. */
+enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
+                                  const struct tpidx *idx, size_t n, int64_t ts, int64_t *out,
+                                  const char *what, const struct mm2_deadline *dl,
+                                  struct mm2_error *err);
+
+#endif
