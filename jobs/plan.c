@@ -53,6 +53,58 @@ static void usage(FILE *out)
     mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
+/* Reads and checks the export at path, and that it is this INI's migration's. Returns 0 or the
+ * exit code; ex is freed on failure. */
+static int read_export(struct job *j, const char *path, struct mm2_export *ex)
+{
+    struct mm2_error err = {0};
+    struct mm2_binding b;
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *tree = NULL;
+    int rc;
+
+    if (mm2_artifact_read("export", path, MM2_KIND_EXPORT, &tree, digest, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (mm2_export_from_json(tree, ex, &err) != MM2_OK) {
+        cJSON_Delete(tree);
+        mm2_export_free(ex);
+        mm2_error_prefix(&err, "%s", path);
+        return job_fail(j, &err);
+    }
+    cJSON_Delete(tree);
+    memcpy(ex->digest, digest, sizeof(digest));
+    mm2_binding_of_export(ex, &b);
+    rc = job_bound(j, "export", &b, ex->connect_version, "no plan written");
+    if (rc != MM2_OK)
+        mm2_export_free(ex);
+    return rc;
+}
+
+/* A warning per accepted loss, then what the plan written to out holds. */
+static void summarize(struct job *j, const struct mm2_plan *plan, const char *out,
+                      const char *digest)
+{
+    size_t resets = 0, losses = 0;
+    long long lost = 0;
+
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        resets += e->action == MM2_ACT_RESET;
+        losses += e->action == MM2_ACT_LOSS;
+        lost += e->lost;
+        if (e->action == MM2_ACT_LOSS)
+            job_warn(j,
+                     "%s-%d: accepting the loss of %lld expired records (C=%lld, log start "
+                     "%lld)",
+                     e->topic, (int)e->partition, (long long)e->lost, (long long)e->c,
+                     (long long)e->log_start);
+    }
+    job_info(j,
+             "wrote %s: %zu partitions: %zu offsets C-1, %zu reset to earliest (C=0), %zu "
+             "accepted losses (%lld records); approve with: resume --approve %s",
+             out, plan->n, plan->n - resets - losses, resets, losses, lost, digest);
+}
+
 int cmd_plan(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *export_path = NULL, *out = NULL;
@@ -70,6 +122,7 @@ int cmd_plan(struct job *j, int argc, char **argv)
     struct mm2_error err = {0};
     char digest[MM2_DIGEST_TEXT_LEN + 1];
     cJSON *tree = NULL;
+    enum mm2_status st;
     bool done;
     int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
 
@@ -85,79 +138,36 @@ int cmd_plan(struct job *j, int argc, char **argv)
             return job_usage_error(j, "--accept-loss must be TOPIC:PARTITION: %s", why);
     }
     rc = job_load(j, config);
+    if (rc == MM2_OK)
+        rc = read_export(j, export_path, &ex);
     if (rc != MM2_OK)
         return rc;
-    if (mm2_artifact_read("export", export_path, MM2_KIND_EXPORT, &tree, digest, &err) != MM2_OK)
-        return job_fail(j, &err);
-    if (mm2_export_from_json(tree, &ex, &err) != MM2_OK) {
-        cJSON_Delete(tree);
-        mm2_export_free(&ex);
-        mm2_error_prefix(&err, "%s", export_path);
-        return job_fail(j, &err);
-    }
-    cJSON_Delete(tree);
-    tree = NULL;
-    memcpy(ex.digest, digest, sizeof(digest));
-    {
-        struct mm2_binding b;
-        mm2_binding_of_export(&ex, &b);
-        rc = job_bound(j, "export", &b, ex.connect_version, "no plan written");
-        if (rc != MM2_OK) {
-            mm2_export_free(&ex);
-            return rc;
-        }
-    }
     /* The filter's defaults are those of the Kafka that Connect runs (read at export). */
     if (job_mirror(j, ex.connect_version, &err) != MM2_OK) {
         mm2_export_free(&ex);
         return job_fail(j, &err);
     }
-    {
-        const struct mm2_plan_input in = {.ex = &ex,
-                                          .connector = &j->conn,
-                                          .mirror = j->mirror,
-                                          .cfg = &j->cfg,
-                                          .accept_loss = refs,
-                                          .naccept = accept.n};
-        enum mm2_status st = mm2_plan_build(&in, &plan, &refusals, &err);
-        if (st == MM2_CHECK_FAILED) {
-            rc = job_refused(j, &refusals, "no plan written");
-            goto out;
-        }
-        if (st != MM2_OK) {
-            rc = job_fail(j, &err);
-            goto out;
-        }
-    }
-    job_utc_now(plan.created, sizeof(plan.created));
-    if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
-        mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
+    st = mm2_plan_build(&(const struct mm2_plan_input){.ex = &ex,
+                                                       .connector = &j->conn,
+                                                       .mirror = j->mirror,
+                                                       .cfg = &j->cfg,
+                                                       .accept_loss = refs,
+                                                       .naccept = accept.n},
+                        &plan, &refusals, &err);
+    if (st == MM2_CHECK_FAILED) {
+        rc = job_refused(j, &refusals, "no plan written");
+    } else if (st != MM2_OK) {
         rc = job_fail(j, &err);
-        goto out;
-    }
-    {
-        size_t resets = 0, losses = 0;
-        long long lost = 0;
-        for (size_t i = 0; i < plan.n; i++) {
-            resets += plan.entries[i].action == MM2_ACT_RESET;
-            losses += plan.entries[i].action == MM2_ACT_LOSS;
-            lost += plan.entries[i].lost;
-            if (plan.entries[i].action == MM2_ACT_LOSS)
-                job_warn(j,
-                         "%s-%d: accepting the loss of %lld expired records (C=%lld, log start "
-                         "%lld)",
-                         plan.entries[i].topic, (int)plan.entries[i].partition,
-                         (long long)plan.entries[i].lost, (long long)plan.entries[i].c,
-                         (long long)plan.entries[i].log_start);
+    } else {
+        job_utc_now(plan.created, sizeof(plan.created));
+        if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
+            mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+        } else {
+            summarize(j, &plan, out, digest);
+            printf("%s\n", digest);
         }
-        job_info(j,
-                 "wrote %s: %zu partitions: %zu offsets C-1, %zu reset to earliest (C=0), %zu "
-                 "accepted losses (%lld records); approve with: resume --approve %s",
-                 out, plan.n, plan.n - resets - losses, resets, losses, lost, digest);
     }
-    printf("%s\n", digest);
-    rc = MM2_OK;
-out:
     cJSON_Delete(tree);
     mm2_plan_free(&plan);
     mm2_export_free(&ex);
