@@ -50,13 +50,8 @@ static void usage(FILE *out)
                  "  -S, --replace-stale-offsets\n"
                  "                     write the plan over offsets past it that an earlier\n"
                  "                     connector of that name left (only for a connector this\n"
-                 "                     apply creates)\n"
-                 "  -q, --quiet        no progress lines\n"
-                 "  -v, --verbose      debug detail too\n"
-                 "  -h, --help         this text\n"
-                 "\n"
-                 "");
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+                 "                     apply creates)\n");
+    job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 /* Polls until the new connector's status is STOPPED with zero tasks (a moment after the 201). */
@@ -197,25 +192,54 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
     return rc;
 }
 
-static int run(struct job *j, const struct mm2_plan *plan, const char *backup, const char *report,
-               bool replace)
+/* Backs up the connector's offsets, then judges those past the plan (judge_past). *same tells
+ * that they already equal the plan; *replaced, what --replace-stale-offsets will replace.
+ * Returns 0 or the exit code. */
+static int back_up(struct job *j, const struct mm2_plan *plan, bool created, bool replace,
+                   const char *backup, char digest[MM2_DIGEST_TEXT_LEN + 1], bool *same,
+                   cJSON **replaced)
 {
-    struct mm2_refusals r = {0};
     struct mm2_source_offsets existing = {0};
-    struct verify_result vr = {0};
     struct mm2_error err = {0};
     struct past *past = calloc(plan->n + 1, sizeof(*past));
-    char backup_digest[MM2_DIGEST_TEXT_LEN + 1];
-    cJSON *replaced = NULL;
-    bool created = false, same = false;
     size_t npast;
     int rc = MM2_OK;
     long t = mm2_now_ms();
 
     if (past == NULL) {
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-        goto out;
+    } else if (job_read_offsets(j, plan->connector, &existing, &err) != MM2_OK ||
+               write_backup(j, plan, &existing, backup, digest, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+    } else {
+        job_phase(j, "backup of its offsets", &t);
+        npast = past_plan(plan, &existing, past, same);
+        if (npast > 0)
+            rc = judge_past(j, plan, past, npast, created, replace, backup, replaced);
+        else if (created && existing.n > 0)
+            job_info(j,
+                     "connector %s, just created, holds %zu offsets from an earlier connector of "
+                     "that name, none past the plan: the plan is written over them (backed up in "
+                     "%s)",
+                     plan->connector, existing.n, backup);
     }
+    mm2_source_offsets_free(&existing);
+    free(past);
+    return rc;
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, const char *backup, const char *report,
+               bool replace)
+{
+    struct mm2_refusals r = {0};
+    struct verify_result vr = {0};
+    struct mm2_error err = {0};
+    char backup_digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *replaced = NULL;
+    bool created = false, same = false;
+    int rc = MM2_OK;
+    long t = mm2_now_ms();
+
     if (job_recheck(j, plan, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
@@ -229,24 +253,10 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     if (rc != MM2_OK)
         goto out;
     job_phase(j, "the connector found or created STOPPED", &t);
-    if (job_read_offsets(j, plan->connector, &existing, &err) != MM2_OK ||
-        write_backup(j, plan, &existing, backup, backup_digest, &err) != MM2_OK) {
-        rc = job_fail(j, &err);
+    rc = back_up(j, plan, created, replace, backup, backup_digest, &same, &replaced);
+    if (rc != MM2_OK)
         goto out;
-    }
-    job_phase(j, "backup of its offsets", &t);
-    npast = past_plan(plan, &existing, past, &same);
-    if (npast > 0) {
-        rc = judge_past(j, plan, past, npast, created, replace, backup, &replaced);
-        if (rc != MM2_OK)
-            goto out;
-    } else if (created && existing.n > 0) {
-        job_info(j,
-                 "connector %s, just created, holds %zu offsets from an earlier connector of "
-                 "that name, none past the plan: the plan is written over them (backed up in "
-                 "%s)",
-                 plan->connector, existing.n, backup);
-    }
+    t = mm2_now_ms();
     if (same) {
         job_info(j, "the connector's offsets already equal the plan; nothing to PATCH");
     } else if (patch(j, plan, &err) != MM2_OK) {
@@ -281,9 +291,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
 out:
     cJSON_Delete(replaced);
     cJSON_Delete(vr.report);
-    mm2_source_offsets_free(&existing);
     mm2_refusals_free(&r);
-    free(past);
     return rc;
 }
 

@@ -46,14 +46,9 @@ static void usage(FILE *out)
             "                         deadline for the whole run, not per partition (%ld)\n"
             "  -r, --report FILE      also write the report there\n"
             "  -1, --first-only       skip the check of Flink's last record (for a Flink job\n"
-            "                         that did not keep partition numbers)\n"
-            "  -q, --quiet            no progress lines\n"
-            "  -v, --verbose          debug detail too\n"
-            "  -h, --help             this text\n"
-            "\n"
-            "",
+            "                         that did not keep partition numbers)\n",
             DEFAULT_WAIT_MS / 1000);
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+    job_usage_end(out, 25, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 static bool bytes_eq(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)

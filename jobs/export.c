@@ -39,14 +39,9 @@ static void usage(FILE *out)
             "  -c, --config FILE          the migration INI file\n"
             "  -o, --out FILE             where to write the export\n"
             "  -w, --stable-wait SECONDS  time between the two reads (%ld); above Flink's\n"
-            "                             checkpoint interval when that is the proof\n"
-            "  -q, --quiet                no progress lines\n"
-            "  -v, --verbose              debug detail too\n"
-            "  -h, --help                 this text\n"
-            "\n"
-            "",
+            "                             checkpoint interval when that is the proof\n",
             DEFAULT_STABLE_WAIT_MS / 1000);
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+    job_usage_end(out, 29, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 struct ctx {
@@ -101,20 +96,69 @@ static enum mm2_status flink_state(struct job *j, char *state, size_t len, struc
     return MM2_OK;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Source topic src as the export records it: replicated or not, and if so where MM2 writes it
+ * (tgt: the target's topics) and where Flink wrote it. */
+static enum mm2_status add_topic(struct ctx *x, const struct mm2_topic_meta *src,
+                                 const struct mm2_topic_list *tgt, struct mm2_error *err)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    struct job *j = x->j;
+    struct mm2_xtopic *t = &x->ex.topics[x->ex.ntopics++];
+    char target[256];
+    const struct mm2_topic_meta *tm;
+
+    t->name = strdup(src->name);
+    t->partitions = src->partitions;
+    t->target_partitions = -1;
+    if (t->name == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    t->replicated = mm2_mirror_replicates(j->mirror, t->name);
+    if (!t->replicated)
+        return MM2_OK;
+    if (mm2_mirror_target_topic(j->mirror, t->name, target, sizeof(target)) != 0)
+        return mm2_error_set(err, MM2_CONFIG, "topic %.200s: the target topic name is too long",
+                             t->name);
+    t->target = strdup(target);
+    t->flink_target = strdup(mm2_config_flink_target(&j->cfg, t->name));
+    if (t->target == NULL || t->flink_target == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    tm = job_topic_meta(tgt, target);
+    t->target_partitions = tm != NULL ? tm->partitions : -1;
+    return MM2_OK;
 }
 
-static const struct mm2_topic_meta *find_meta(const struct mm2_topic_list *l, const char *name)
+/* One export entry per partition of each replicated topic (np in all), and the partition lists
+ * of both reads; a target partition that does not exist is not read. */
+static enum mm2_status add_partitions(struct ctx *x, size_t np, struct mm2_error *err)
 {
-    const char *key = name;
-    const struct mm2_topic_meta *m;
+    struct mm2_export *ex = &x->ex;
 
-    if (l->n == 0)
-        return NULL;
-    m = bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_str);
-    return m;
+    ex->parts = np > 0 ? calloc(np, sizeof(*ex->parts)) : NULL;
+    x->src_tps = calloc(np > 0 ? np : 1, sizeof(*x->src_tps));
+    x->tgt_tps = calloc(np > 0 ? np : 1, sizeof(*x->tgt_tps));
+    x->tgt_of = calloc(np > 0 ? np : 1, sizeof(*x->tgt_of));
+    if ((np > 0 && ex->parts == NULL) || x->src_tps == NULL || x->tgt_tps == NULL ||
+        x->tgt_of == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; i < ex->ntopics; i++) {
+        const struct mm2_xtopic *t = &ex->topics[i];
+        for (int32_t p = 0; t->replicated && p < t->partitions; p++) {
+            struct mm2_xpart *xp = &ex->parts[ex->nparts];
+            xp->topic = strdup(t->name);
+            if (xp->topic == NULL)
+                return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+            xp->partition = p;
+            x->src_tps[ex->nparts].topic = xp->topic;
+            x->src_tps[ex->nparts].partition = p;
+            x->tgt_of[ex->nparts] = (size_t)-1;
+            if (p < t->target_partitions) {
+                x->tgt_tps[x->ntgt].topic = t->target;
+                x->tgt_tps[x->ntgt].partition = p;
+                x->tgt_of[ex->nparts] = x->ntgt++;
+            }
+            ex->nparts++;
+        }
+    }
+    return MM2_OK;
 }
 
 /* Topics and partitions: what the connector replicates and where it writes them. */
@@ -133,75 +177,18 @@ static enum mm2_status layout(struct ctx *x, struct mm2_error *err)
         job_kafka_deadline(j, &dl);
         st = mm2_kafka_topics(j->target, &dl, &tgt, err);
     }
-    if (st != MM2_OK)
-        goto out;
-    ex->topics = src.n > 0 ? calloc(src.n, sizeof(*ex->topics)) : NULL;
-    if (src.n > 0 && ex->topics == NULL) {
-        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < src.n; i++) {
-        struct mm2_xtopic *t = &ex->topics[ex->ntopics++];
-        char target[256];
-        const struct mm2_topic_meta *tm;
-        t->name = strdup(src.v[i].name);
-        t->partitions = src.v[i].partitions;
-        t->target_partitions = -1;
-        if (t->name == NULL) {
+    if (st == MM2_OK && src.n > 0) {
+        ex->topics = calloc(src.n, sizeof(*ex->topics));
+        if (ex->topics == NULL)
             st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-            goto out;
-        }
-        t->replicated = mm2_mirror_replicates(j->mirror, t->name);
-        if (!t->replicated)
-            continue;
-        if (mm2_mirror_target_topic(j->mirror, t->name, target, sizeof(target)) != 0) {
-            st = mm2_error_set(err, MM2_CONFIG, "topic %.200s: the target topic name is too long",
-                               t->name);
-            goto out;
-        }
-        t->target = strdup(target);
-        t->flink_target = strdup(mm2_config_flink_target(&j->cfg, t->name));
-        if (t->target == NULL || t->flink_target == NULL) {
-            st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-            goto out;
-        }
-        tm = find_meta(&tgt, target);
-        t->target_partitions = tm != NULL ? tm->partitions : -1;
-        np += (size_t)t->partitions;
     }
-    ex->parts = np > 0 ? calloc(np, sizeof(*ex->parts)) : NULL;
-    x->src_tps = calloc(np > 0 ? np : 1, sizeof(*x->src_tps));
-    x->tgt_tps = calloc(np > 0 ? np : 1, sizeof(*x->tgt_tps));
-    x->tgt_of = calloc(np > 0 ? np : 1, sizeof(*x->tgt_of));
-    if ((np > 0 && ex->parts == NULL) || x->src_tps == NULL || x->tgt_tps == NULL ||
-        x->tgt_of == NULL) {
-        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-        goto out;
+    for (size_t i = 0; st == MM2_OK && i < src.n; i++) {
+        st = add_topic(x, &src.v[i], &tgt, err);
+        if (st == MM2_OK && ex->topics[i].replicated)
+            np += (size_t)ex->topics[i].partitions;
     }
-    for (size_t i = 0; i < ex->ntopics; i++) {
-        const struct mm2_xtopic *t = &ex->topics[i];
-        if (!t->replicated)
-            continue;
-        for (int32_t p = 0; p < t->partitions; p++) {
-            struct mm2_xpart *xp = &ex->parts[ex->nparts];
-            xp->topic = strdup(t->name);
-            if (xp->topic == NULL) {
-                st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-                goto out;
-            }
-            xp->partition = p;
-            x->src_tps[ex->nparts].topic = xp->topic;
-            x->src_tps[ex->nparts].partition = p;
-            x->tgt_of[ex->nparts] = (size_t)-1;
-            if (p < t->target_partitions) {
-                x->tgt_tps[x->ntgt].topic = t->target;
-                x->tgt_tps[x->ntgt].partition = p;
-                x->tgt_of[ex->nparts] = x->ntgt++;
-            }
-            ex->nparts++;
-        }
-    }
-out:
+    if (st == MM2_OK)
+        st = add_partitions(x, np, err);
     mm2_topic_list_free(&src);
     mm2_topic_list_free(&tgt);
     return st;
@@ -301,7 +288,10 @@ out:
     return st;
 }
 
-static int run(struct ctx *x, const char *out_path, long wait_ms)
+/* Who is who: Connect's version and cluster, both clusters' ids (against the INI's pins), the
+ * connector, Flink's job state when its REST API is given, and the group's state. Returns 0 or
+ * the exit code. */
+static int identify(struct ctx *x)
 {
     struct job *j = x->j;
     struct mm2_export *ex = &x->ex;
@@ -309,28 +299,10 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     struct mm2_group_info g;
     struct mm2_deadline dl;
     struct mm2_error err = {0};
-    char digest[MM2_DIGEST_TEXT_LEN + 1];
-    cJSON *tree = NULL;
-    size_t moved = 0, none = 0;
 
-    if (j->cfg.flink_rest_url == NULL && j->cfg.checkpoint_interval_ms <= 0) {
-        mm2_log_error(&j->log,
-                      "%s: nothing proves Flink stopped: give [flink] rest.url and "
-                      "job.id, or [flink] checkpoint.interval.seconds with a "
-                      "--stable-wait above it",
-                      j->cfg.path);
-        return MM2_CONFIG;
-    }
-    if (j->cfg.flink_rest_url == NULL && wait_ms <= j->cfg.checkpoint_interval_ms)
-        return job_usage_error(j,
-                               "--stable-wait must be longer than [flink] "
-                               "checkpoint.interval.seconds (%ld ms), got %ld ms",
-                               j->cfg.checkpoint_interval_ms, wait_ms);
-    if (job_connect(j, &err) != MM2_OK || job_kafka(j, true, true, &err) != MM2_OK)
-        return job_fail(j, &err);
-    if (mm2_connect_info(j->connect, &info, &err) != MM2_OK)
-        return job_fail(j, &err);
-    if (job_mirror(j, info.version, &err) != MM2_OK)
+    if (job_connect(j, &err) != MM2_OK || job_kafka(j, true, true, &err) != MM2_OK ||
+        mm2_connect_info(j->connect, &info, &err) != MM2_OK ||
+        job_mirror(j, info.version, &err) != MM2_OK)
         return job_fail(j, &err);
     job_info(j, "Connect %s on Kafka cluster %s", info.version, info.kafka_cluster_id);
     (void)snprintf(ex->connect_version, sizeof(ex->connect_version), "%s", info.version);
@@ -363,25 +335,18 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
         return job_fail(j, &err);
     (void)snprintf(ex->group_state, sizeof(ex->group_state), "%s", g.state);
     ex->group_members = g.members;
-    {
-        long t = mm2_now_ms();
-        if (layout(x, &err) != MM2_OK)
-            return job_fail(j, &err);
-        mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms", mm2_now_ms() - t);
-    }
-    job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,
-             ex->target_cluster, j->conn.name, ex->nparts);
-    if (read_all(x, 0, &err) != MM2_OK)
-        return job_fail(j, &err);
-    job_info(j, "first read done; waiting %ld ms for the second", wait_ms);
-    {
-        long started = mm2_now_ms();
-        job_sleep_ms(wait_ms);
-        ex->stable_wait_ms = mm2_now_ms() - started;
-        j->waited_ms += ex->stable_wait_ms;
-    }
-    if (read_all(x, 1, &err) != MM2_OK)
-        return job_fail(j, &err);
+    return MM2_OK;
+}
+
+/* Writes the export to out_path, says what it holds and prints its digest. */
+static int write_export(struct ctx *x, const char *out_path)
+{
+    struct mm2_export *ex = &x->ex;
+    struct mm2_error err = {0};
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *tree = NULL;
+    size_t moved = 0, none = 0;
+
     for (size_t i = 0; i < ex->nparts; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
         moved += p->committed[0] != p->committed[1] || p->target_hw[0] != p->target_hw[1];
@@ -391,15 +356,57 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     if (mm2_export_to_json(ex, &tree, &err) != MM2_OK ||
         mm2_artifact_write("export", out_path, tree, digest, &err) != MM2_OK) {
         cJSON_Delete(tree);
-        return job_fail(j, &err);
+        return job_fail(x->j, &err);
     }
     cJSON_Delete(tree);
-    job_info(j,
+    job_info(x->j,
              "wrote %s: %zu partitions, %zu without a committed offset, %zu that moved between "
              "reads",
              out_path, ex->nparts, none, moved);
     printf("%s\n", digest);
     return MM2_OK;
+}
+
+static int run(struct ctx *x, const char *out_path, long wait_ms)
+{
+    struct job *j = x->j;
+    struct mm2_export *ex = &x->ex;
+    struct mm2_error err = {0};
+    long t;
+    int rc;
+
+    if (j->cfg.flink_rest_url == NULL && j->cfg.checkpoint_interval_ms <= 0) {
+        mm2_log_error(&j->log,
+                      "%s: nothing proves Flink stopped: give [flink] rest.url and "
+                      "job.id, or [flink] checkpoint.interval.seconds with a "
+                      "--stable-wait above it",
+                      j->cfg.path);
+        return MM2_CONFIG;
+    }
+    if (j->cfg.flink_rest_url == NULL && wait_ms <= j->cfg.checkpoint_interval_ms)
+        return job_usage_error(j,
+                               "--stable-wait must be longer than [flink] "
+                               "checkpoint.interval.seconds (%ld ms), got %ld ms",
+                               j->cfg.checkpoint_interval_ms, wait_ms);
+    rc = identify(x);
+    if (rc != MM2_OK)
+        return rc;
+    t = mm2_now_ms();
+    if (layout(x, &err) != MM2_OK)
+        return job_fail(j, &err);
+    mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms", mm2_now_ms() - t);
+    job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,
+             ex->target_cluster, j->conn.name, ex->nparts);
+    if (read_all(x, 0, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_info(j, "first read done; waiting %ld ms for the second", wait_ms);
+    t = mm2_now_ms();
+    job_sleep_ms(wait_ms);
+    ex->stable_wait_ms = mm2_now_ms() - t;
+    j->waited_ms += ex->stable_wait_ms;
+    if (read_all(x, 1, &err) != MM2_OK)
+        return job_fail(j, &err);
+    return write_export(x, out_path);
 }
 
 int cmd_export(struct job *j, int argc, char **argv)

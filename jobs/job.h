@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "mm2_cli.h"
 #include "mm2_config.h"
 #include "mm2_connect.h"
 #include "mm2_err.h"
@@ -81,6 +82,11 @@ struct job_opt {
  * --help (usage printed to stdout). Required options are the caller's to check. */
 int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts, size_t nopts,
                 void (*usage)(FILE *out), bool *done);
+
+/* The end of a subcommand's --help: the options job_options adds (-q, -v, -h), their text at
+ * column col like the subcommand's own options above them, a blank line, then the exit codes
+ * (mm2_cli_exit_codes). */
+void job_usage_end(FILE *out, int col, const struct mm2_exit_note *notes, size_t n);
 
 /* One usage error line, "Try 'mm2-offsets CMD --help'.", and exit code 2. */
 int job_usage_error(struct job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -149,6 +155,10 @@ int job_load_plan(struct job *j, const char *config, const char *plan_path, stru
  * MM2_OK (look at r->n) or an error status with err set. */
 enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
                             struct mm2_error *err);
+
+/* The topic called name in l (sorted by name, as mm2_kafka_topics returns it), or NULL
+ * (recheck.c). */
+const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, const char *name);
 
 /* The plan's entry for source topic name, or NULL (recheck.c). */
 const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name);

@@ -112,6 +112,22 @@ int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts
     return MM2_OK;
 }
 
+void job_usage_end(FILE *out, int col, const struct mm2_exit_note *notes, size_t n)
+{
+    static const struct {
+        const char *flags, *what;
+    } common[] = {
+        {"-q, --quiet", "no progress lines"},
+        {"-v, --verbose", "debug detail too"},
+        {"-h, --help", "this text"},
+    };
+
+    for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+        fprintf(out, "  %-*s%s\n", col - 2, common[i].flags, common[i].what);
+    fputc('\n', out);
+    mm2_cli_exit_codes(out, notes, n);
+}
+
 int job_usage_error(struct job *j, const char *fmt, ...)
 {
     va_list ap;

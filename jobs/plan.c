@@ -44,13 +44,8 @@ static void usage(FILE *out)
             "  -o, --out FILE                     where to write the plan\n"
             "  -a, --accept-loss TOPIC:PARTITION  accept and record the loss of the expired\n"
             "                                     records of that partition (C < log start);\n"
-            "                                     repeatable\n"
-            "  -q, --quiet                        no progress lines\n"
-            "  -v, --verbose                      debug detail too\n"
-            "  -h, --help                         this text\n"
-            "\n"
-            "");
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+            "                                     repeatable\n");
+    job_usage_end(out, 37, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 /* Reads and checks the export at path, and that it is this INI's migration's. Returns 0 or the

@@ -34,14 +34,9 @@ static void usage(FILE *out)
             "  -c, --config FILE        the migration INI file\n"
             "  -p, --plan FILE          the approved plan\n"
             "  -a, --approve DIGEST     the plan's digest, sha256:...\n"
-            "  -t, --timeout SECONDS    how long to wait for RUNNING (%ld)\n"
-            "  -q, --quiet              no progress lines\n"
-            "  -v, --verbose            debug detail too\n"
-            "  -h, --help               this text\n"
-            "\n"
-            "",
+            "  -t, --timeout SECONDS    how long to wait for RUNNING (%ld)\n",
             DEFAULT_WAIT_MS / 1000);
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+    job_usage_end(out, 27, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 static int wait_running(struct job *j, const char *name, long timeout_ms)

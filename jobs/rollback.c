@@ -36,13 +36,8 @@ static void usage(FILE *out)
             "  -c, --config FILE  the migration INI file\n"
             "  -o, --out FILE     where to write the CSV\n"
             "  -p, --plan FILE    the applied plan (for partitions without an MM2 offset)\n"
-            "  -C, --commit       commit the positions to the Flink group too\n"
-            "  -q, --quiet        no progress lines\n"
-            "  -v, --verbose      debug detail too\n"
-            "  -h, --help         this text\n"
-            "\n"
-            "");
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+            "  -C, --commit       commit the positions to the Flink group too\n");
+    job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 struct row {
@@ -59,16 +54,12 @@ static int cmp_row(const void *a, const void *b)
     return c != 0 ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool commit)
+/* The connector exists, STOPPED with zero tasks, so its offsets no longer move. Returns 0 or
+ * the exit code. */
+static int connector_stopped(struct job *j)
 {
     struct mm2_connector_status s;
-    struct mm2_source_offsets offs = {0};
     struct mm2_error err = {0};
-    struct row *rows = NULL;
-    size_t n = 0, from_plan = 0;
-    char *csv = NULL;
-    size_t len = 0, cap = 0;
-    int rc = MM2_OK;
 
     if (job_connect(j, &err) != MM2_OK ||
         mm2_connect_status(j->connect, j->conn.name, &s, &err) != MM2_OK)
@@ -87,6 +78,101 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
                       j->conn.name, mm2_cstate_name(s.state), s.ntasks, j->conn.name);
         return MM2_CHECK_FAILED;
     }
+    return MM2_OK;
+}
+
+/* C = M + 1 for each offset under the connector's alias, then the plan's C for each planned
+ * partition MM2 holds none for, sorted; rows has room for both. Returns how many; *from_plan
+ * counts the second kind. */
+static size_t collect_rows(const struct job *j, const struct mm2_plan *plan,
+                           const struct mm2_source_offsets *offs, struct row *rows,
+                           size_t *from_plan)
+{
+    size_t n = 0;
+
+    *from_plan = 0;
+    for (size_t i = 0; i < offs->n; i++)
+        if (strcmp(offs->v[i].cluster, j->conn.alias) == 0)
+            rows[n++] = (struct row){offs->v[i].topic, offs->v[i].partition, offs->v[i].offset + 1};
+    for (size_t i = 0; plan != NULL && i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        if (mm2_source_offsets_find(offs, j->conn.alias, e->topic, e->partition) == NULL) {
+            rows[n++] = (struct row){e->topic, e->partition, e->c};
+            (*from_plan)++;
+        }
+    }
+    qsort(rows, n, sizeof(*rows), cmp_row);
+    return n;
+}
+
+/* "topic,partition,C\n" per row (malloc'd, *len bytes), or NULL when out of memory. */
+static char *csv_text(const struct row *rows, size_t n, size_t *len)
+{
+    char *csv = NULL;
+    size_t cap = 0;
+
+    *len = 0;
+    for (size_t i = 0; i < n; i++) {
+        char line[400];
+        int k = snprintf(line, sizeof(line), "%s,%d,%lld\n", rows[i].topic, (int)rows[i].partition,
+                         (long long)rows[i].c);
+        if (k < 0 || (size_t)k >= sizeof(line))
+            continue;
+        if (*len + (size_t)k + 1 > cap) {
+            size_t ncap = cap == 0 ? 4096 : cap * 2;
+            char *p;
+            while (ncap < *len + (size_t)k + 1)
+                ncap *= 2;
+            p = realloc(csv, ncap);
+            if (p == NULL) {
+                free(csv);
+                return NULL;
+            }
+            csv = p;
+            cap = ncap;
+        }
+        memcpy(csv + *len, line, (size_t)k + 1);
+        *len += (size_t)k;
+    }
+    return csv != NULL ? csv : calloc(1, 1);
+}
+
+/* --commit: the rows as the Flink group's committed offsets on the source cluster. */
+static enum mm2_status commit_rows(struct job *j, const struct row *rows, size_t n,
+                                   struct mm2_error *err)
+{
+    struct mm2_tp *tps = calloc(n + 1, sizeof(*tps));
+    int64_t *pos = calloc(n + 1, sizeof(*pos));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (tps == NULL || pos == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < n; i++) {
+        tps[i] = (struct mm2_tp){rows[i].topic, rows[i].partition};
+        pos[i] = rows[i].c;
+    }
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK)
+        st = job_kafka(j, true, false, err);
+    if (st == MM2_OK && n > 0)
+        st = mm2_kafka_commit(j->source, j->cfg.group, tps, pos, n, &dl, err);
+    free(tps);
+    free(pos);
+    return st;
+}
+
+static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool commit)
+{
+    struct mm2_source_offsets offs = {0};
+    struct mm2_error err = {0};
+    struct row *rows = NULL;
+    size_t n, from_plan, len;
+    char *csv = NULL;
+    int rc = connector_stopped(j);
+
+    if (rc != MM2_OK)
+        return rc;
     if (job_read_offsets(j, j->conn.name, &offs, &err) != MM2_OK)
         return job_fail(j, &err);
     rows = calloc(offs.n + (plan != NULL ? plan->n : 0) + 1, sizeof(*rows));
@@ -94,70 +180,21 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
         mm2_source_offsets_free(&offs);
         return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     }
-    for (size_t i = 0; i < offs.n; i++)
-        if (strcmp(offs.v[i].cluster, j->conn.alias) == 0)
-            rows[n++] = (struct row){offs.v[i].topic, offs.v[i].partition, offs.v[i].offset + 1};
-    for (size_t i = 0; plan != NULL && i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        if (mm2_source_offsets_find(&offs, j->conn.alias, e->topic, e->partition) == NULL) {
-            rows[n++] = (struct row){e->topic, e->partition, e->c};
-            from_plan++;
-        }
-    }
-    qsort(rows, n, sizeof(*rows), cmp_row);
-    for (size_t i = 0; i < n; i++) {
-        char line[400];
-        int k = snprintf(line, sizeof(line), "%s,%d,%lld\n", rows[i].topic, (int)rows[i].partition,
-                         (long long)rows[i].c);
-        if (k < 0 || (size_t)k >= sizeof(line))
-            continue;
-        if (len + (size_t)k + 1 > cap) {
-            size_t ncap = cap == 0 ? 4096 : cap * 2;
-            char *p;
-            while (ncap < len + (size_t)k + 1)
-                ncap *= 2;
-            p = realloc(csv, ncap);
-            if (p == NULL) {
-                rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-                goto out;
-            }
-            csv = p;
-            cap = ncap;
-        }
-        memcpy(csv + len, line, (size_t)k + 1);
-        len += (size_t)k;
-    }
-    if (mm2_file_write("rollback CSV", out, csv != NULL ? csv : "", len, &err) != MM2_OK) {
+    n = collect_rows(j, plan, &offs, rows, &from_plan);
+    csv = csv_text(rows, n, &len);
+    if (csv == NULL) {
+        rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+    } else if (mm2_file_write("rollback CSV", out, csv, len, &err) != MM2_OK) {
         rc = job_fail(j, &err);
-        goto out;
-    }
-    job_info(j, "wrote %s: %zu partitions (%zu from MM2's offsets, %zu from the plan's C)", out, n,
-             n - from_plan, from_plan);
-    if (commit) {
-        struct mm2_tp *tps = calloc(n + 1, sizeof(*tps));
-        int64_t *pos = calloc(n + 1, sizeof(*pos));
-        struct mm2_deadline dl;
-        enum mm2_status st = MM2_OK;
-        if (tps == NULL || pos == NULL)
-            st = mm2_error_set(&err, MM2_UNEXPECTED, "out of memory");
-        for (size_t i = 0; st == MM2_OK && i < n; i++) {
-            tps[i] = (struct mm2_tp){rows[i].topic, rows[i].partition};
-            pos[i] = rows[i].c;
-        }
-        job_kafka_deadline(j, &dl);
-        if (st == MM2_OK)
-            st = job_kafka(j, true, false, &err);
-        if (st == MM2_OK && n > 0)
-            st = mm2_kafka_commit(j->source, j->cfg.group, tps, pos, n, &dl, &err);
-        free(tps);
-        free(pos);
-        if (st != MM2_OK) {
+    } else {
+        job_info(j, "wrote %s: %zu partitions (%zu from MM2's offsets, %zu from the plan's C)", out,
+                 n, n - from_plan, from_plan);
+        if (commit && commit_rows(j, rows, n, &err) != MM2_OK)
             rc = job_fail(j, &err);
-            goto out;
-        }
-        job_info(j, "committed %zu positions to group %s on the source cluster", n, j->cfg.group);
+        else if (commit)
+            job_info(j, "committed %zu positions to group %s on the source cluster", n,
+                     j->cfg.group);
     }
-out:
     free(csv);
     free(rows);
     mm2_source_offsets_free(&offs);

@@ -7,6 +7,7 @@
 #include "job.h"
 #include "mm2_cli.h"
 #include "mm2_json.h"
+#include "mm2_plan_json.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -29,105 +30,145 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE        the migration INI file\n"
             "  -p, --plan FILE          the plan\n"
-            "  -f, --format text|json   output format (text)\n"
-            "  -q, --quiet              no progress lines\n"
-            "  -v, --verbose            debug detail too\n"
-            "  -h, --help               this text\n"
-            "\n"
-            "");
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+            "  -f, --format text|json   output format (text)\n");
+    job_usage_end(out, 27, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
-static int show(struct job *j, const struct mm2_plan *plan, bool json)
-{
+/* What status reads: the connector's status and offsets, and the source log bounds of each
+ * planned partition. */
+struct view {
     struct mm2_connector_status s;
-    struct mm2_source_offsets offs = {0};
-    struct mm2_tp *tps = calloc(plan->n + 1, sizeof(*tps));
-    int64_t *start = calloc(plan->n + 1, sizeof(*start)), *end = calloc(plan->n + 1, sizeof(*end));
-    struct mm2_deadline dl;
-    struct mm2_error err = {0};
-    cJSON *root = NULL, *arr = NULL;
-    int64_t total_lag = 0;
-    int rc = MM2_OK;
+    struct mm2_source_offsets offs;
+    int64_t *start, *end; /* per plan entry */
+};
 
-    if (tps == NULL || start == NULL || end == NULL) {
-        rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-        goto out;
+static enum mm2_status read_view(struct job *j, const struct mm2_plan *plan, struct view *v,
+                                 struct mm2_error *err)
+{
+    struct mm2_tp *tps = calloc(plan->n + 1, sizeof(*tps));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    v->start = calloc(plan->n + 1, sizeof(*v->start));
+    v->end = calloc(plan->n + 1, sizeof(*v->end));
+    if (tps == NULL || v->start == NULL || v->end == NULL) {
+        free(tps);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     }
     for (size_t i = 0; i < plan->n; i++)
         tps[i] = (struct mm2_tp){plan->entries[i].topic, plan->entries[i].partition};
     job_kafka_deadline(j, &dl);
-    if (job_connect(j, &err) != MM2_OK || job_kafka(j, true, false, &err) != MM2_OK ||
-        mm2_connect_status(j->connect, plan->connector, &s, &err) != MM2_OK ||
-        (s.exists && mm2_connect_offsets(j->connect, plan->connector, &offs, &err) != MM2_OK) ||
-        (plan->n > 0 &&
-         mm2_kafka_log_offsets(j->source, tps, plan->n, start, end, NULL, &dl, &err) != MM2_OK)) {
-        rc = job_fail(j, &err);
-        goto out;
-    }
-    if (json) {
-        root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "connector", plan->connector);
-        cJSON_AddStringToObject(root, "state", s.exists ? mm2_cstate_name(s.state) : "absent");
-        cJSON_AddItemToObject(root, "tasks", mm2_json_int((int64_t)s.ntasks));
-        cJSON_AddItemToObject(root, "tasks_running", mm2_json_int((int64_t)s.tasks_running));
-        cJSON_AddItemToObject(root, "tasks_failed", mm2_json_int((int64_t)s.tasks_failed));
-        arr = cJSON_AddArrayToObject(root, "partitions");
-    } else {
-        printf("connector %s: %s, tasks %zu/%zu RUNNING, %zu FAILED\n", plan->connector,
-               s.exists ? mm2_cstate_name(s.state) : "absent", s.tasks_running, s.ntasks,
-               s.tasks_failed);
-        printf("%-40s %9s %14s %14s %14s %12s\n", "TOPIC", "PARTITION", "C", "POSITION", "LOG_END",
-               "LAG");
-    }
+    st = job_connect(j, err);
+    if (st == MM2_OK)
+        st = job_kafka(j, true, false, err);
+    if (st == MM2_OK)
+        st = mm2_connect_status(j->connect, plan->connector, &v->s, err);
+    if (st == MM2_OK && v->s.exists)
+        st = mm2_connect_offsets(j->connect, plan->connector, &v->offs, err);
+    if (st == MM2_OK && plan->n > 0)
+        st = mm2_kafka_log_offsets(j->source, tps, plan->n, v->start, v->end, NULL, &dl, err);
+    free(tps);
+    return st;
+}
+
+/* Entry i's position (MM2's offset + 1) and lag to the log end; whether MM2 has an offset. */
+static bool position(const struct mm2_plan *plan, const struct view *v, size_t i, int64_t *pos,
+                     int64_t *lag)
+{
+    const struct mm2_pentry *e = &plan->entries[i];
+    const struct mm2_source_offset *o =
+        mm2_source_offsets_find(&v->offs, plan->alias, e->topic, e->partition);
+
+    /* Without an offset MM2 starts at auto.offset.reset=earliest: the log start. */
+    *pos = o != NULL ? o->offset + 1 : v->start[i];
+    *lag = v->end[i] > *pos ? v->end[i] - *pos : 0;
+    return o != NULL;
+}
+
+static void show_text(const struct mm2_plan *plan, const struct view *v)
+{
+    int64_t total_lag = 0;
+
+    printf("connector %s: %s, tasks %zu/%zu RUNNING, %zu FAILED\n", plan->connector,
+           v->s.exists ? mm2_cstate_name(v->s.state) : "absent", v->s.tasks_running, v->s.ntasks,
+           v->s.tasks_failed);
+    printf("%-40s %9s %14s %14s %14s %12s\n", "TOPIC", "PARTITION", "C", "POSITION", "LOG_END",
+           "LAG");
     for (size_t i = 0; i < plan->n; i++) {
         const struct mm2_pentry *e = &plan->entries[i];
-        const struct mm2_source_offset *o =
-            mm2_source_offsets_find(&offs, plan->alias, e->topic, e->partition);
-        /* Without an offset MM2 starts at auto.offset.reset=earliest: the log start. */
-        int64_t pos = o != NULL ? o->offset + 1 : start[i];
-        int64_t lag = end[i] > pos ? end[i] - pos : 0;
+        int64_t pos, lag;
+        bool has = position(plan, v, i, &pos, &lag);
         total_lag += lag;
-        if (json) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "topic", e->topic);
-            cJSON_AddItemToObject(x, "partition", mm2_json_int(e->partition));
-            cJSON_AddItemToObject(x, "c", mm2_json_int(e->c));
-            cJSON_AddItemToObject(x, "position", mm2_json_int(pos));
-            cJSON_AddBoolToObject(x, "has_offset", o != NULL);
-            cJSON_AddItemToObject(x, "log_end", mm2_json_int(end[i]));
-            cJSON_AddItemToObject(x, "lag", mm2_json_int(lag));
-            cJSON_AddItemToArray(arr, x);
-        } else {
-            printf("%-40s %9d %14lld %13lld%s %14lld %12lld\n", e->topic, (int)e->partition,
-                   (long long)e->c, (long long)pos, o != NULL ? " " : "*", (long long)end[i],
-                   (long long)lag);
+        printf("%-40s %9d %14lld %13lld%s %14lld %12lld\n", e->topic, (int)e->partition,
+               (long long)e->c, (long long)pos, has ? " " : "*", (long long)v->end[i],
+               (long long)lag);
+    }
+    printf("total lag %lld records over %zu partitions (* = no offset yet: starts at the log "
+           "start)\n",
+           (long long)total_lag, plan->n);
+}
+
+/* The same as JSON, whole or not at all (an error when out of memory). */
+static enum mm2_status show_json(const struct mm2_plan *plan, const struct view *v,
+                                 struct mm2_error *err)
+{
+    struct pj b = {.root = cJSON_CreateObject()};
+    int64_t total_lag = 0;
+    cJSON *arr;
+    char *text = NULL;
+
+    pj_str(&b, b.root, "connector", plan->connector);
+    pj_str(&b, b.root, "state", v->s.exists ? mm2_cstate_name(v->s.state) : "absent");
+    pj_int(&b, b.root, "tasks", (int64_t)v->s.ntasks);
+    pj_int(&b, b.root, "tasks_running", (int64_t)v->s.tasks_running);
+    pj_int(&b, b.root, "tasks_failed", (int64_t)v->s.tasks_failed);
+    arr = pj_arr(&b, b.root, "partitions");
+    for (size_t i = 0; i < plan->n && !b.oom; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        cJSON *x = pj_item(&b, arr);
+        int64_t pos, lag;
+        bool has = position(plan, v, i, &pos, &lag);
+        total_lag += lag;
+        pj_str(&b, x, "topic", e->topic);
+        pj_int(&b, x, "partition", e->partition);
+        pj_int(&b, x, "c", e->c);
+        pj_int(&b, x, "position", pos);
+        pj_bool(&b, x, "has_offset", has);
+        pj_int(&b, x, "log_end", v->end[i]);
+        pj_int(&b, x, "lag", lag);
+    }
+    pj_int(&b, b.root, "total_lag", total_lag);
+    if (!b.oom)
+        text = mm2_json_print(b.root, true);
+    cJSON_Delete(b.root);
+    if (text == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory printing the status");
+    fputs(text, stdout);
+    free(text);
+    return MM2_OK;
+}
+
+static int show(struct job *j, const struct mm2_plan *plan, bool json)
+{
+    struct view v = {0};
+    struct mm2_error err = {0};
+    int rc = MM2_OK;
+
+    if (read_view(j, plan, &v, &err) != MM2_OK || (json && show_json(plan, &v, &err) != MM2_OK)) {
+        rc = job_fail(j, &err);
+    } else {
+        if (!json)
+            show_text(plan, &v);
+        if (!v.s.exists || v.s.state == MM2_CSTATE_FAILED || v.s.tasks_failed > 0) {
+            mm2_log_error(&j->log, "connector %s is %s%s%s", plan->connector,
+                          v.s.exists ? mm2_cstate_name(v.s.state) : "absent",
+                          v.s.first_bad_task[0] != '\0' ? ", " : "", v.s.first_bad_task);
+            rc = MM2_CHECK_FAILED;
         }
     }
-    if (json) {
-        char *text;
-        cJSON_AddItemToObject(root, "total_lag", mm2_json_int(total_lag));
-        text = mm2_json_print(root, true);
-        if (text != NULL)
-            fputs(text, stdout);
-        free(text);
-    } else {
-        printf("total lag %lld records over %zu partitions (* = no offset yet: starts at the log "
-               "start)\n",
-               (long long)total_lag, plan->n);
-    }
-    if (!s.exists || s.state == MM2_CSTATE_FAILED || s.tasks_failed > 0) {
-        mm2_log_error(&j->log, "connector %s is %s%s%s", plan->connector,
-                      s.exists ? mm2_cstate_name(s.state) : "absent",
-                      s.first_bad_task[0] != '\0' ? ", " : "", s.first_bad_task);
-        rc = MM2_CHECK_FAILED;
-    }
-out:
-    cJSON_Delete(root);
-    mm2_source_offsets_free(&offs);
-    free(tps);
-    free(start);
-    free(end);
+    mm2_source_offsets_free(&v.offs);
+    free(v.start);
+    free(v.end);
     return rc;
 }
 

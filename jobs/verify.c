@@ -215,13 +215,8 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE  the migration INI file\n"
             "  -p, --plan FILE    the plan\n"
-            "  -r, --report FILE  also write the report there\n"
-            "  -q, --quiet        no progress lines\n"
-            "  -v, --verbose      debug detail too\n"
-            "  -h, --help         this text\n"
-            "\n"
-            "");
-    mm2_cli_exit_codes(out, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+            "  -r, --report FILE  also write the report there\n");
+    job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 int cmd_verify(struct job *j, int argc, char **argv)
