@@ -198,8 +198,8 @@ lint: fmt-check
 	$(Q)shellcheck -x $(SH_FILES)
 	$(Q)shellcheck -x -s bash $(BATS_FILES)
 	$(Q)scripts/banned-check $(C_FILES)
-	@echo "  SIZE-CHECK lib entrypoint probes"
-	$(Q)scripts/size-check $(filter lib/% entrypoint/% probes/%,$(C_FILES))
+	@echo "  SIZE-CHECK lib entrypoint probes jobs"
+	$(Q)scripts/size-check $(filter lib/% entrypoint/% probes/% jobs/%,$(C_FILES))
 	@echo "  CHECKOV docker/mm2/Dockerfile"
 	$(Q)$(LINT_VENV)/bin/checkov -f docker/mm2/Dockerfile --framework dockerfile --quiet --compact --skip-download
 
