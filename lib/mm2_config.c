@@ -503,7 +503,7 @@ static void check_cluster(struct parse_state *st, const char *section, const str
  * by mistake to a non-secret key). */
 static void redact(const struct mm2_config *c, struct mm2_problems *p)
 {
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; c->nsecrets > 0 && i < p->n; i++) {
         char line[MM2_PROBLEM_LEN];
 
         (void)mm2_secret_redact(p->line[i], (const char *const *)c->secrets, c->nsecrets,

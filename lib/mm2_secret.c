@@ -1,6 +1,7 @@
 /* mm2_secret: the secret names and the redactor (see mm2_secret.h). */
 #include "mm2_secret.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* The marks, lower case, "." where a name may have "." or "_". */
@@ -50,25 +51,43 @@ static bool at_cut(const char *in, size_t i, size_t k)
            strncmp(after, "...", 3) == 0;
 }
 
+/* How many characters in[i...] and value share from their start; *whole when that is all of
+ * value. Stops at the first difference: linear in what matches, not in the value's length. */
+static size_t shared(const char *in, size_t i, const char *value, bool *whole)
+{
+    size_t j = 0;
+
+    while (value[j] != '\0' && in[i + j] == value[j])
+        j++;
+    *whole = value[j] == '\0' && j > 0;
+    return j;
+}
+
 /* Length of the text to hide at in[i]: the longest value that starts there, else with
  * MM2_SECRET_CUT_STARTS the longest start of one at a cut; 0 when none. */
 static size_t hidden_at(const char *in, size_t i, const char *const *values, size_t n, int flags)
 {
     size_t best = 0;
+    bool whole = false;
 
     for (size_t v = 0; v < n; v++) {
-        size_t len = values[v] != NULL ? strlen(values[v]) : 0;
+        size_t j = values[v] != NULL ? shared(in, i, values[v], &whole) : 0;
 
-        if (len > best && strncmp(in + i, values[v], len) == 0)
-            best = len;
+        if (j > best && whole)
+            best = j;
     }
     if (best > 0 || !(flags & MM2_SECRET_CUT_STARTS))
         return best;
     for (size_t v = 0; v < n; v++) {
-        size_t len = values[v] != NULL ? strlen(values[v]) : 0;
+        size_t k;
 
-        for (size_t k = len - (len > 0); k >= MM2_SECRET_CUT_MIN && k > best; k--) {
-            if (strncmp(in + i, values[v], k) == 0 && at_cut(in, i, k)) {
+        if (values[v] == NULL)
+            continue;
+        k = shared(in, i, values[v], &whole);
+        if (whole)
+            k--; /* a start, not the whole value: a whole one would have been found above */
+        for (; k >= MM2_SECRET_CUT_MIN && k > best; k--) {
+            if (at_cut(in, i, k)) {
                 best = k;
                 break;
             }

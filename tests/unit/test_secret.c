@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mm2_secret.h"
@@ -137,6 +138,21 @@ static void test_redact_cut_starts_only_at_a_cut(void **state)
     assert_string_equal(out, "x correct-h");
 }
 
+static void test_redact_cut_start_of_a_long_value(void **state)
+{
+    static char value[20001];
+    const char *values[] = {value};
+    char in[128];
+    char out[128];
+
+    (void)state;
+    memset(value, 'k', sizeof(value) - 1);
+    /* 40 characters of a 20000-character secret, quoted with %.40s. */
+    snprintf(in, sizeof(in), "value \"%.40s\" is bad", value);
+    assert_true(mm2_secret_redact(in, values, 1, MM2_SECRET_CUT_STARTS, out, sizeof(out)));
+    assert_string_equal(out, "value \"<redacted>\" is bad");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_redact_replaces_every_value_longest_first),
         cmocka_unit_test(test_redact_never_writes_part_of_a_mark),
         cmocka_unit_test(test_redact_cut_starts_only_at_a_cut),
+        cmocka_unit_test(test_redact_cut_start_of_a_long_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
