@@ -75,14 +75,18 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
                                  topic_vars[i], topic_vars[j], cfg->topics[i]);
 }
 
+/* The worker config's sasl.mechanism decides which login module the JAAS
+ * entry must name (the SCRAM profile: ScramLoginModule). */
 static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
 {
-    char cls[256], why[256];
-    cfg->jaas = mm2_env_required(
-        "CONNECT_SASL_JAAS_CONFIG",
-        "a JAAS entry such as org.apache.kafka.common.security.plain.PlainLoginModule "
-        "required username=\"...\" password=\"...\";",
-        p);
+    char cls[256], why[256], expected[400];
+    const char *mech = cfg->wcfg.jaas_mechanism[0] != '\0' ? cfg->wcfg.jaas_mechanism : "PLAIN";
+    const char *module = wcfg_module_for(mech);
+    if (module == NULL)
+        module = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    snprintf(expected, sizeof expected,
+             "a JAAS entry such as %s required username=\"...\" password=\"...\";", module);
+    cfg->jaas = mm2_env_required("CONNECT_SASL_JAAS_CONFIG", expected, p);
     if (cfg->jaas == NULL || *cfg->jaas == '\0')
         return;
     switch (jaas_check(cfg->jaas, cls, sizeof cls, why, sizeof why)) {
@@ -93,15 +97,22 @@ static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
                          "CONNECT_SASL_JAAS_CONFIG must be one JAAS login module entry "
                          "'<LoginModule> required key=\"value\"...;', but %s (value not shown)",
                          why);
-        break;
+        return;
     case JAAS_REFUSED:
-        mm2_problems_add(
-            p,
-            "CONNECT_SASL_JAAS_CONFIG is refused: %s; use "
-            "org.apache.kafka.common.security.plain.PlainLoginModule (value not shown)",
-            why);
-        break;
+        mm2_problems_add(p, "CONNECT_SASL_JAAS_CONFIG is refused: %s; use %s (value not shown)",
+                         why, module);
+        return;
     }
+    /* A PLAIN login on a SCRAM listener (or the reverse) fails at the broker
+     * with an authentication error that does not say which side is wrong. */
+    const char *needed = wcfg_module_for(mech);
+    if (needed != NULL && strcmp(cls, needed) != 0)
+        mm2_problems_add(p,
+                         "CONNECT_SASL_JAAS_CONFIG names %s, but MM2_WORKER_CONFIG=%.*s uses "
+                         "sasl.mechanism=%s, which needs %s; set CONNECT_SASL_JAAS_CONFIG to '%s "
+                         "required username=\"...\" password=\"...\";' or choose the profile "
+                         "of your mechanism (value not shown)",
+                         cls, SHOW, cfg->worker_config, mech, needed, needed);
 }
 
 static void read_pod_ip(struct ep_config *cfg, struct mm2_problems *p)
@@ -272,6 +283,7 @@ static void check_readable(const char *var, const char *path, const char *what,
 void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
 {
     check_readable("MM2_WORKER_CONFIG", cfg->worker_config, "the worker configuration", p);
+    wcfg_check_files(&cfg->wcfg, p);
     if (cfg->log_config[0] != '\0')
         check_readable("MM2_LOG_CONFIG", cfg->log_config, "the log configuration", p);
     if (cfg->jmx_port > 0) {
@@ -284,16 +296,40 @@ void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
     }
 }
 
+/* What the worker config names: its ${env:} variables and TLS stores. */
+static void read_worker_config(struct ep_config *cfg, struct mm2_problems *p)
+{
+    /* Checked with their expected form by the functions above. */
+    static const char *const elsewhere[] = {
+        "CONNECT_BOOTSTRAP_SERVERS",
+        "CONNECT_GROUP_ID",
+        "CONNECT_CONFIG_STORAGE_TOPIC",
+        "CONNECT_OFFSET_STORAGE_TOPIC",
+        "CONNECT_STATUS_STORAGE_TOPIC",
+        "CONNECT_SASL_JAAS_CONFIG",
+        "POD_IP",
+        NULL,
+    };
+    /* Exported by launch.c when unset. */
+    static const char *const defaulted[] = {"CONNECT_REST_PORT",
+                                            "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", NULL};
+    wcfg_read(&cfg->wcfg, cfg->worker_config, elsewhere, defaulted, p);
+}
+
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)
 {
     memset(cfg, 0, sizeof *cfg);
     read_bootstrap(cfg, p);
     read_group(cfg, p);
     read_topics(cfg, p);
-    read_jaas(cfg, p);
     read_pod_ip(cfg, p);
     read_ports(cfg, p);
     read_rebalance_delay(cfg, p);
     read_paths(cfg, p);
     ep_config_check_files(cfg, p);
+    read_worker_config(cfg, p);
+    /* An unreadable worker config is said above; the JAAS entry is then
+     * checked as the default profile needs it. */
+    if (cfg->wcfg.uses_jaas || !cfg->wcfg.read)
+        read_jaas(cfg, p);
 }

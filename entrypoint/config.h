@@ -10,6 +10,7 @@
 #include <limits.h>
 
 #include "mm2_env.h"
+#include "workercfg.h"
 
 #define EP_DEFAULT_REST_PORT 8088
 #define EP_DEFAULT_KAFKA_HOME "/opt/kafka"
@@ -48,6 +49,7 @@ struct ep_config {
     char log_config[PATH_MAX];
     int log4j2; /* 1: log4j2 syntax (Kafka >= 4), 0: log4j 1 */
     char launcher[PATH_MAX];
+    struct wcfg wcfg; /* what MM2_WORKER_CONFIG uses (workercfg.h) */
 };
 
 /* Reads every variable, checks each, and adds one line per problem to `p`.
@@ -55,7 +57,8 @@ struct ep_config {
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p);
 
 /* Checks that the files the launch needs can be opened for reading by the
- * current user (run again after privileges are dropped). */
+ * current user, the worker config's TLS stores too (run again after
+ * privileges are dropped). */
 void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p);
 
 #endif

@@ -23,7 +23,8 @@ make_fake_home() {
   : >"$FAKE/kafka/libs/kafka-clients-4.3.1-test.jar"
   cp "$BUILD/tests/fake_launcher" "$FAKE/kafka/bin/connect-distributed.sh"
   chmod 0755 "$FAKE/kafka/bin/connect-distributed.sh"
-  echo "bootstrap.servers=\${env:CONNECT_BOOTSTRAP_SERVERS}" >"$FAKE/etc/connect-mm2.properties"
+  # The image's own worker config: the entrypoint requires what it references.
+  cp "$BATS_TEST_DIRNAME/../../docker/mm2/connect-mm2.properties" "$FAKE/etc/connect-mm2.properties"
   echo "Configuration: {}" >"$FAKE/etc/connect-log4j2.yaml"
   echo "log4j.rootLogger=INFO" >"$FAKE/etc/connect-log4j.properties"
   : >"$FAKE/etc/jmx.jar"

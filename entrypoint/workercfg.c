@@ -1,0 +1,452 @@
+/* workercfg: see workercfg.h.  The file is read as java.util.Properties reads
+ * it (comments '#'/'!', key ends at '=', ':' or blank, '\' continues a line);
+ * references as Kafka's ConfigTransformer finds them, ${provider:key}. */
+#include "workercfg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jaas.h"
+
+/* At most this much of the file, this many entries and references. */
+#define WCFG_MAX_BYTES (256 * 1024)
+#define WCFG_MAX_ENTRIES 512
+#define WCFG_PEM_MAX (1024 * 1024)
+#define SHOW 120
+
+enum { F_TRUST_PEM, F_KEY_PEM, F_STORE_BINARY };
+
+struct entry {
+    const char *key;
+    const char *val;
+};
+
+struct props {
+    char *buf;
+    size_t n;
+    struct entry e[WCFG_MAX_ENTRIES];
+};
+
+static const char *props_get(const struct props *pr, const char *key)
+{
+    for (size_t i = pr->n; i-- > 0;) /* the last one wins, as in Properties */
+        if (strcmp(pr->e[i].key, key) == 0)
+            return pr->e[i].val;
+    return NULL;
+}
+
+static const char *props_get_prefixed(const struct props *pr, const char *prefix, const char *key)
+{
+    char k[256];
+    if (snprintf(k, sizeof k, "%s%s", prefix, key) >= (int)sizeof k)
+        return NULL;
+    return props_get(pr, k);
+}
+
+/* Joins continued lines in place and splits into entries; returns -1 when the
+ * file holds more than WCFG_MAX_ENTRIES. */
+static int props_parse(struct props *pr)
+{
+    char *r = pr->buf, *w = pr->buf;
+    /* Continuations: an odd number of backslashes before a newline. */
+    while (*r != '\0') {
+        if (*r == '\\' && r[1] == '\n') {
+            r += 2;
+            while (*r == ' ' || *r == '\t')
+                r++;
+            continue;
+        }
+        if (*r == '\\' && r[1] != '\0') {
+            *w++ = *r++;
+            *w++ = *r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+    for (char *line = pr->buf, *next; line != NULL; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        line += strspn(line, " \t\f\r");
+        if (*line == '\0' || *line == '#' || *line == '!')
+            continue;
+        size_t kl = strcspn(line, "=: \t\f\r");
+        char *v = line + kl;
+        v += strspn(v, " \t\f");
+        if (*v == '=' || *v == ':')
+            v++;
+        v += strspn(v, " \t\f");
+        v[strcspn(v, "\r")] = '\0';
+        line[kl] = '\0';
+        if (pr->n == WCFG_MAX_ENTRIES)
+            return -1;
+        pr->e[pr->n].key = line;
+        pr->e[pr->n].val = v;
+        pr->n++;
+    }
+    return 0;
+}
+
+static int props_load(struct props *pr, const char *path)
+{
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return -1; /* said by ep_config_check_files */
+    pr->buf = malloc(WCFG_MAX_BYTES + 1);
+    size_t got = pr->buf ? fread(pr->buf, 1, WCFG_MAX_BYTES + 1, f) : 0;
+    int bad = ferror(f) || pr->buf == NULL;
+    fclose(f);
+    if (bad)
+        return -1;
+    if (got > WCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
+        return -2;
+    pr->buf[got] = '\0';
+    return props_parse(pr) == 0 ? 0 : -3;
+}
+
+static bool in_list(const char *const *list, const char *name, size_t len)
+{
+    for (; list != NULL && *list != NULL; list++)
+        if (strlen(*list) == len && strncmp(*list, name, len) == 0)
+            return true;
+    return false;
+}
+
+struct refs {
+    const char *path;
+    regex_t allow;
+    bool have_allow;
+    const char *const *checked_elsewhere;
+    const char *const *defaulted;
+    char seen[WCFG_MAX_ENTRIES][64];
+    size_t nseen;
+};
+
+static bool allowed(struct refs *r, const char *name)
+{
+    regmatch_t m;
+    if (!r->have_allow)
+        return true; /* EnvVarConfigProvider's default pattern is ".*" */
+    return regexec(&r->allow, name, 1, &m, 0) == 0 && m.rm_so == 0 &&
+           (size_t)m.rm_eo == strlen(name);
+}
+
+static bool seen_before(struct refs *r, const char *name, size_t len)
+{
+    for (size_t i = 0; i < r->nseen; i++)
+        if (strlen(r->seen[i]) == len && strncmp(r->seen[i], name, len) == 0)
+            return true;
+    if (r->nseen < WCFG_MAX_ENTRIES && len < sizeof r->seen[0]) {
+        memcpy(r->seen[r->nseen], name, len);
+        r->seen[r->nseen++][len] = '\0';
+    }
+    return false;
+}
+
+/* One ${env:NAME} used by `key`. */
+static void check_ref(struct refs *r, const char *key, const char *name, size_t len,
+                      struct mm2_problems *p)
+{
+    char var[64];
+    if (len == 0 || len >= sizeof var) {
+        mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s: %s uses an ${env:...} without a usable name",
+                         SHOW, r->path, key);
+        return;
+    }
+    if (seen_before(r, name, len))
+        return;
+    memcpy(var, name, len);
+    var[len] = '\0';
+    if (!allowed(r, var)) {
+        mm2_problems_add(p,
+                         "MM2_WORKER_CONFIG=%.*s: %s uses ${env:%s}, which "
+                         "config.providers.env.param.allowlist.pattern does not allow, so Connect "
+                         "would keep the text unresolved; add %s to the pattern",
+                         SHOW, r->path, key, var, var);
+        return;
+    }
+    if (in_list(r->checked_elsewhere, var, len) || in_list(r->defaulted, var, len))
+        return;
+    const char *v = mm2_env_get(var);
+    if (v == NULL || *v == '\0')
+        mm2_problems_add(p,
+                         "%s is %s; MM2_WORKER_CONFIG=%.*s uses it in %s (Connect would keep "
+                         "the text ${env:%s} unresolved)",
+                         var, v == NULL ? "not set" : "empty", SHOW, r->path, key, var);
+}
+
+static void check_refs(struct refs *r, const struct props *pr, struct wcfg *w,
+                       struct mm2_problems *p)
+{
+    for (size_t i = 0; i < pr->n; i++) {
+        for (const char *s = pr->e[i].val; (s = strstr(s, "${")) != NULL;) {
+            const char *end = strchr(s, '}');
+            if (end == NULL)
+                break;
+            const char *in = s + 2;
+            const char *colon = memchr(in, ':', (size_t)(end - in));
+            if (colon != NULL && colon - in == 3 && strncmp(in, "env", 3) == 0) {
+                const char *name = colon + 1;
+                size_t len = (size_t)(end - name);
+                if (len == strlen("CONNECT_SASL_JAAS_CONFIG") &&
+                    strncmp(name, "CONNECT_SASL_JAAS_CONFIG", len) == 0 && !w->uses_jaas) {
+                    w->uses_jaas = true;
+                    char prefix[128];
+                    size_t kl = strlen(pr->e[i].key), sl = strlen("sasl.jaas.config");
+                    const char *mech = NULL;
+                    if (kl >= sl && kl - sl < sizeof prefix &&
+                        strcmp(pr->e[i].key + kl - sl, "sasl.jaas.config") == 0) {
+                        memcpy(prefix, pr->e[i].key, kl - sl);
+                        prefix[kl - sl] = '\0';
+                        mech = props_get_prefixed(pr, prefix, "sasl.mechanism");
+                    }
+                    snprintf(w->jaas_mechanism, sizeof w->jaas_mechanism, "%s",
+                             mech != NULL ? mech : "GSSAPI");
+                }
+                check_ref(r, pr->e[i].key, name, len, p);
+            }
+            s = end + 1;
+        }
+    }
+}
+
+/* A value that is exactly ${env:NAME} resolves to the variable; one with no
+ * reference is itself; anything else cannot be checked here (NULL). */
+static const char *resolve(const char *v)
+{
+    size_t n = strlen(v);
+    if (strstr(v, "${") == NULL)
+        return v;
+    if (n > 7 && strncmp(v, "${env:", 6) == 0 && v[n - 1] == '}' &&
+        strchr(v + 6, '}') == v + n - 1) {
+        char name[64];
+        if (n - 7 >= sizeof name)
+            return NULL;
+        memcpy(name, v + 6, n - 7);
+        name[n - 7] = '\0';
+        const char *e = mm2_env_get(name);
+        return e != NULL && *e != '\0' ? e : NULL;
+    }
+    return NULL;
+}
+
+static void add_file(struct wcfg *w, const struct props *pr, const char *prefix, const char *what,
+                     struct mm2_problems *p)
+{
+    char key[128], tkey[128];
+    if (snprintf(key, sizeof key, "%sssl.%s.location", prefix, what) >= (int)sizeof key ||
+        snprintf(tkey, sizeof tkey, "%sssl.%s.type", prefix, what) >= (int)sizeof tkey)
+        return;
+    const char *loc = props_get(pr, key);
+    if (loc == NULL || *loc == '\0')
+        return;
+    const char *path = resolve(loc);
+    if (path == NULL)
+        return; /* an unset ${env:} is reported by check_refs */
+    const char *type = props_get(pr, tkey);
+    if (type == NULL)
+        type = "JKS"; /* SslConfigs.DEFAULT_SSL_*_TYPE */
+    if (w->nfiles == WCFG_MAX_FILES) {
+        mm2_problems_add(p, "MM2_WORKER_CONFIG names more than %d TLS stores", WCFG_MAX_FILES);
+        return;
+    }
+    struct wcfg_file *f = &w->files[w->nfiles];
+    if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
+        return;
+    snprintf(f->key, sizeof f->key, "%s", key);
+    if (strcasecmp(type, "PEM") == 0)
+        f->kind = strcmp(what, "truststore") == 0 ? F_TRUST_PEM : F_KEY_PEM;
+    else
+        f->kind = F_STORE_BINARY;
+    f->key_password = props_get_prefixed(pr, prefix, "ssl.key.password") != NULL;
+    w->nfiles++;
+}
+
+static void find_files(struct wcfg *w, const struct props *pr, struct mm2_problems *p)
+{
+    static const char *const prefixes[] = {"",       "producer.",        "consumer.",
+                                           "admin.", "listeners.https.", NULL};
+    for (const char *const *pre = prefixes; *pre != NULL; pre++) {
+        add_file(w, pr, *pre, "truststore", p);
+        add_file(w, pr, *pre, "keystore", p);
+    }
+}
+
+void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_elsewhere,
+               const char *const *defaulted, struct mm2_problems *p)
+{
+    static struct props pr; /* large; one per process */
+    static struct refs r;
+    memset(w, 0, sizeof *w);
+    memset(&pr, 0, sizeof pr);
+    memset(&r, 0, sizeof r);
+    int rc = props_load(&pr, path);
+    if (rc == -2)
+        mm2_problems_add(p,
+                         "MM2_WORKER_CONFIG=%.*s is not a text file of at most %d bytes; point it "
+                         "at a worker .properties file",
+                         SHOW, path, WCFG_MAX_BYTES);
+    else if (rc == -3)
+        mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s holds more than %d properties", SHOW, path,
+                         WCFG_MAX_ENTRIES);
+    if (rc != 0) {
+        free(pr.buf);
+        return;
+    }
+    w->read = true;
+    r.path = path;
+    r.checked_elsewhere = checked_elsewhere;
+    r.defaulted = defaulted;
+    const char *pattern = props_get(&pr, "config.providers.env.param.allowlist.pattern");
+    if (pattern != NULL) {
+        r.have_allow = regcomp(&r.allow, pattern, REG_EXTENDED) == 0;
+        if (!r.have_allow)
+            mm2_problems_add(p,
+                             "MM2_WORKER_CONFIG=%.*s: config.providers.env.param.allowlist.pattern "
+                             "is not a regular expression this check reads; keep it to "
+                             "^(NAME|NAME...)$",
+                             SHOW, path);
+    }
+    check_refs(&r, &pr, w, p);
+    find_files(w, &pr, p);
+    if (r.have_allow)
+        regfree(&r.allow);
+    free(pr.buf);
+    wcfg_check_files(w, p);
+}
+
+const char *wcfg_module_for(const char *mechanism)
+{
+    if (mechanism == NULL)
+        return NULL;
+    if (strcmp(mechanism, "PLAIN") == 0)
+        return "org.apache.kafka.common.security.plain.PlainLoginModule";
+    if (strcmp(mechanism, "SCRAM-SHA-256") == 0 || strcmp(mechanism, "SCRAM-SHA-512") == 0)
+        return "org.apache.kafka.common.security.scram.ScramLoginModule";
+    return NULL;
+}
+
+/* --- the files ------------------------------------------------------------------------- */
+
+static bool has_block(const char *text, const char *label)
+{
+    char begin[64];
+    snprintf(begin, sizeof begin, "-----BEGIN %s-----", label);
+    return strstr(text, begin) != NULL;
+}
+
+static size_t count_blocks(const char *text, const char *label)
+{
+    char begin[64];
+    size_t n = 0;
+    snprintf(begin, sizeof begin, "-----BEGIN %s-----", label);
+    for (const char *s = text; (s = strstr(s, begin)) != NULL; s += strlen(begin))
+        n++;
+    return n;
+}
+
+static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_problems *p)
+{
+    size_t certs = count_blocks(text, "CERTIFICATE");
+    size_t clear = count_blocks(text, "PRIVATE KEY");
+    size_t enc = count_blocks(text, "ENCRYPTED PRIVATE KEY");
+    bool other_key = has_block(text, "RSA PRIVATE KEY") || has_block(text, "EC PRIVATE KEY");
+    if (f->kind == F_TRUST_PEM) {
+        if (certs == 0)
+            mm2_problems_add(p,
+                             "%s=%.*s holds no PEM certificate (-----BEGIN CERTIFICATE-----); "
+                             "give it the CA certificate(s) to trust",
+                             f->key, SHOW, f->path);
+        if (clear + enc > 0 || other_key)
+            mm2_problems_add(p,
+                             "%s=%.*s holds a private key; a truststore holds CA certificates "
+                             "only (is it the keystore?)",
+                             f->key, SHOW, f->path);
+        return;
+    }
+    if (other_key && clear + enc == 0)
+        mm2_problems_add(p,
+                         "%s=%.*s holds a traditional (RSA/EC) private key, which Kafka's PEM "
+                         "keystore does not read; convert it with 'openssl pkcs8 -topk8'",
+                         f->key, SHOW, f->path);
+    else if (clear + enc != 1)
+        mm2_problems_add(p,
+                         "%s=%.*s must hold exactly one PKCS#8 private key (-----BEGIN [ENCRYPTED] "
+                         "PRIVATE KEY-----), it holds %zu",
+                         f->key, SHOW, f->path, clear + enc);
+    if (certs == 0)
+        mm2_problems_add(p,
+                         "%s=%.*s holds no certificate; a PEM keystore is the private key "
+                         "followed by its certificate chain",
+                         f->key, SHOW, f->path);
+    if (enc == 1 && !f->key_password)
+        mm2_problems_add(p,
+                         "%s=%.*s holds an encrypted key, and ssl.key.password beside it is not "
+                         "set; set it (from ${env:...})",
+                         f->key, SHOW, f->path);
+    if (enc == 0 && clear == 1 && f->key_password)
+        mm2_problems_add(p,
+                         "%s=%.*s holds an unencrypted key, but ssl.key.password beside it is "
+                         "set, which makes Kafka read the key as encrypted; remove the password "
+                         "or encrypt the key",
+                         f->key, SHOW, f->path);
+}
+
+static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
+{
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
+                         strerror(errno));
+        return;
+    }
+    char *buf = malloc(WCFG_PEM_MAX + 1);
+    ssize_t got = 0, r = 0;
+    while (buf != NULL && got <= WCFG_PEM_MAX &&
+           (r = read(fd, buf + got, (size_t)(WCFG_PEM_MAX + 1 - got))) > 0)
+        got += r;
+    close(fd);
+    if (buf == NULL || r < 0) {
+        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
+                         buf == NULL ? "out of memory" : strerror(errno));
+        free(buf);
+        return;
+    }
+    buf[got] = '\0';
+    if (got > WCFG_PEM_MAX)
+        mm2_problems_add(p, "%s=%.*s is larger than %d bytes; is it the right file?", f->key, SHOW,
+                         f->path, WCFG_PEM_MAX);
+    else if (f->kind == F_STORE_BINARY) {
+        /* PKCS12 is a DER SEQUENCE; JKS starts with 0xFEEDFEED. */
+        unsigned char b0 = got > 0 ? (unsigned char)buf[0] : 0;
+        if (b0 != 0x30 && b0 != 0xfe)
+            mm2_problems_add(p,
+                             "%s=%.*s is not a PKCS12 or JKS store%s; set the matching "
+                             "ssl.*.type (PEM for a PEM file)",
+                             f->key, SHOW, f->path,
+                             strstr(buf, "-----BEGIN ") != NULL ? " (it is PEM text)" : "");
+    } else if (memchr(buf, '\0', (size_t)got) != NULL || strstr(buf, "-----BEGIN ") == NULL)
+        mm2_problems_add(p, "%s=%.*s is not a PEM file; the profile's ssl.*.type is PEM", f->key,
+                         SHOW, f->path);
+    else
+        check_pem(f, buf, p);
+    free(buf);
+}
+
+void wcfg_check_files(const struct wcfg *w, struct mm2_problems *p)
+{
+    for (size_t i = 0; i < w->nfiles; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strcmp(w->files[j].path, w->files[i].path) == 0 &&
+                  w->files[j].kind == w->files[i].kind;
+        if (!dup)
+            check_file(&w->files[i], p);
+    }
+}
