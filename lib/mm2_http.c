@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,22 @@ enum mm2_status mm2_http_new(const char *base_url, const char *user_agent, size_
     return MM2_OK;
 }
 
+enum mm2_status mm2_http_set_cacert(struct mm2_http *c, const char *path, struct mm2_error *err)
+{
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return mm2_error_set(err, MM2_CONFIG, "cannot read the CA file %.*s: %s", 200, path,
+                             strerror(errno));
+    fclose(f);
+    CURLcode rc = curl_easy_setopt(c->curl, CURLOPT_CAINFO, path);
+    if (rc == CURLE_OK) /* only that CA: not also the system's directory */
+        rc = curl_easy_setopt(c->curl, CURLOPT_CAPATH, NULL);
+    if (rc != CURLE_OK)
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot set the CA file: %s",
+                             curl_easy_strerror(rc));
+    return MM2_OK;
+}
+
 void mm2_http_free(struct mm2_http *c)
 {
     if (c == NULL)
@@ -234,6 +251,16 @@ static enum mm2_status failure(const struct mm2_http *c, CURLcode rc, const stru
         return mm2_error_set(err, MM2_UNREACHABLE, "%s", detail(c, rc));
     case CURLE_GOT_NOTHING:
         return mm2_error_set(err, MM2_UNREACHABLE, "connection closed without an answer");
+    /* No trusted conversation is possible: the server is as good as unreachable, and the
+     * line says which side of the handshake to look at (its CA, name or dates). */
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return mm2_error_set(err, MM2_UNREACHABLE,
+                             "TLS: the certificate of %s is not trusted (%s); give its CA, and "
+                             "a URL with a name the certificate carries",
+                             c->base, detail(c, rc));
+    case CURLE_SSL_CONNECT_ERROR:
+        return mm2_error_set(err, MM2_UNREACHABLE, "TLS handshake with %s failed: %s", c->base,
+                             detail(c, rc));
     default:
         return mm2_error_set(err, MM2_UNEXPECTED, "%s", detail(c, rc));
     }

@@ -81,6 +81,11 @@ enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct 
  * such JSON. Copies into buf (buflen bytes, always NUL-terminated when buflen > 0). */
 void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, size_t buflen);
 
+/* Verifies an https:// server against the CA certificate(s) in the PEM file `path` instead of
+ * the system's store (libcurl CURLOPT_CAINFO); peer and host name verification stay on. The file
+ * must be readable: MM2_CONFIG with err naming it otherwise. */
+enum mm2_status mm2_http_set_cacert(struct mm2_http *c, const char *path, struct mm2_error *err);
+
 /* Frees resp->body and resets resp; resp itself is the caller's. NULL is accepted. */
 void mm2_http_response_free(struct mm2_http_response *resp);
 

@@ -66,6 +66,8 @@ static void usage(FILE *out)
             "  -c, --connector NAME    connectors: judge and show only NAME; repeatable, at most\n"
             "                          %d; a missing one is unhealthy\n"
             "  -f, --format text|json  connectors: the summary's format (text)\n"
+            "      --cacert FILE       https: trust the CA certificate(s) in this PEM file\n"
+            "                          instead of the system's (the REST listener's CA)\n"
             "  -v, --verbose           one stderr line per request: method, path, status, ms\n"
             "  -h, --help              this text\n"
             "  -V, --version           the version\n"
@@ -84,7 +86,8 @@ static void usage(FILE *out)
 struct cli {
     struct probe_opts opts;
     probe_check_fn check;
-    const char *url; /* --url as given, NULL for the default */
+    const char *url;    /* --url as given, NULL for the default */
+    const char *cacert; /* --cacert FILE, or NULL */
     const char *names[CONNECTORS_MAX];
     bool format_given;
     bool verbose;
@@ -149,10 +152,15 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
                                   bool *exit_now)
 {
     static const struct option opts[] = {
-        {"url", required_argument, NULL, 'u'},       {"timeout", required_argument, NULL, 't'},
-        {"connector", required_argument, NULL, 'c'}, {"format", required_argument, NULL, 'f'},
-        {"verbose", no_argument, NULL, 'v'},         {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0},
+        {"url", required_argument, NULL, 'u'},
+        {"timeout", required_argument, NULL, 't'},
+        {"connector", required_argument, NULL, 'c'},
+        {"format", required_argument, NULL, 'f'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {"cacert", required_argument, NULL, 'C'},
+        {NULL, 0, NULL, 0},
     };
     char opt[SHOW + 4];
     enum mm2_status st = MM2_OK;
@@ -185,6 +193,12 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
             break;
         case 'v':
             cli->verbose = true;
+            break;
+        case 'C':
+            if (optarg[0] == '\0')
+                st = mm2_cli_usage_error(log,
+                                         "--cacert needs a PEM file of CA certificates, got \"\"");
+            cli->cacert = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -270,6 +284,8 @@ int main(int argc, char **argv)
     if (st == MM2_OK)
         st =
             mm2_http_new(cli.opts.url, PROG "/" MM2KIT_VERSION, MM2_HTTP_BODY_MAX, &ctx.http, &err);
+    if (st == MM2_OK && cli.cacert != NULL)
+        st = mm2_http_set_cacert(ctx.http, cli.cacert, &err);
     if (st == MM2_OK)
         st = cli.check(&ctx, &err);
     if (st != MM2_OK && err.msg[0] != '\0')
