@@ -5,7 +5,7 @@
 #   bed.sh up [N]            start everything (N workers, default 3); removes leftovers first
 #   bed.sh down              keep every container's log in $BED_DIR/logs, remove all
 #   bed.sh worker-start I [podman run args...] [-- command...]   start worker I (1..9)
-#   bed.sh worker-wait I [SECONDS]               wait for worker I's /health 200
+#   bed.sh worker-wait I [SECONDS]               wait for worker I's /health 200 (before 3.9: /connectors)
 #   bed.sh kit ARGS...       run bedkit.py (Kafka client) with the bed's credentials
 #
 # Every wait has a timeout.  Exit codes: 0 ok, 2 usage, 4 something did not come up.
@@ -98,8 +98,51 @@ PROPS
   fi
 }
 
-start_broker() { # name ip
-  local name=$1 ip=$2 id logs=/tmp/kraft-logs data=()
+# A Kafka 2.x SOURCE in ZooKeeper mode (BED_SRC_ZK_HOME): ZooKeeper and the broker in one
+# container of the image (its Java), the 2.x distribution mounted read-only at /opt/kafka-zk.
+zk_broker_props() { # ip
+  cat <<PROPS
+broker.id=1
+zookeeper.connect=127.0.0.1:2181
+listeners=SASL_PLAINTEXT://0.0.0.0:9092
+advertised.listeners=SASL_PLAINTEXT://$1:9092
+inter.broker.listener.name=SASL_PLAINTEXT
+sasl.enabled.mechanisms=PLAIN
+sasl.mechanism.inter.broker.protocol=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD" user_$BED_ADMIN_USER="$BED_ADMIN_PASSWORD" user_$BED_CONNECT_USER="$BED_CONNECT_PASSWORD";
+log.dirs=/tmp/zk-broker-logs
+num.partitions=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=4
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=false
+log.retention.hours=-1
+PROPS
+}
+
+start_zk_broker() { # name ip
+  local name=$1 ip=$2
+  zk_broker_props "$ip" >"$BED_DIR/$name.properties"
+  printf '%s\n' dataDir=/tmp/zookeeper clientPort=2181 clientPortAddress=127.0.0.1 \
+    admin.enableServer=false maxClientCnxns=0 >"$BED_DIR/$name.zk.properties"
+  chmod 0644 "$BED_DIR/$name.properties" "$BED_DIR/$name.zk.properties"
+  podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
+    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 \
+    --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
+    -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
+    -v "$BED_DIR/$name.zk.properties:/etc/bed/zookeeper.properties:ro" \
+    -v "$BED_SRC_ZK_HOME:/opt/kafka-zk:ro" \
+    -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" -e LOG_DIR=/tmp \
+    --entrypoint /bin/bash "$IMAGE" -c \
+    "KAFKA_HEAP_OPTS=-Xmx128m /opt/kafka-zk/bin/kafka-run-class.sh -name zookeeper org.apache.zookeeper.server.quorum.QuorumPeerMain /etc/bed/zookeeper.properties >/tmp/zookeeper.out 2>&1 & exec /opt/kafka-zk/bin/kafka-server-start.sh /etc/bed/server.properties" \
+    >/dev/null
+}
+
+start_broker() { # name ip [image]
+  local name=$1 ip=$2 image=${3:-$IMAGE} id logs=/tmp/kraft-logs data=()
   id=$("$PY" -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
   # BED_BROKER_DATA=1: the log on the host ($BED_DIR/data/NAME), so a broker
   # stopped or killed and started again (podman start) finds its data, as a
@@ -117,7 +160,7 @@ start_broker() { # name ip
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
-    --entrypoint /bin/bash "$IMAGE" -c \
+    --entrypoint /bin/bash "$image" -c \
     "kafka-storage.sh format --ignore-formatted --cluster-id=$id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
 }
@@ -155,6 +198,8 @@ worker_start() { # i [podman args...] [-- command...]
     "${env_args[@]}" "${extra[@]}" "$IMAGE" "${cmd[@]}" >/dev/null
 }
 
+# Ready as mm2-probe ready sees it: GET /health 200 (Kafka 3.9+, KIP-1017); where
+# /health answers 404 (Kafka before 3.9), GET /connectors 200 (the herder serves).
 worker_wait() { # i [seconds]
   local i=$1 t=${2:-180} url code
   url="http://$(bed_worker_ip "$i"):8088/health"
@@ -162,6 +207,10 @@ worker_wait() { # i [seconds]
   while [ $SECONDS -lt $end ]; do
     code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "$url" || true)
     [ "$code" = 200 ] && return 0
+    if [ "$code" = 404 ]; then
+      code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "${url%/health}/connectors" || true)
+      [ "$code" = 200 ] && return 0
+    fi
     if [ "$(podman inspect -f '{{.State.Running}}' "$(bed_worker_name "$i")" 2>/dev/null)" != true ]; then
       save_logs; die "worker $i exited before /health answered 200; see $BED_DIR/logs/$(bed_worker_name "$i").log"
     fi
@@ -179,7 +228,14 @@ up() {
   mkdir -p "$BED_DIR"
   podman network create --subnet "$BED_SUBNET" --gateway "$BED_GW" "$BED_NET" >/dev/null
   log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers"
-  start_broker "$BED_SRC" "$BED_SRC_IP"
+  if [ -n "$BED_SRC_ZK_HOME" ]; then
+    [ -x "$BED_SRC_ZK_HOME/bin/kafka-server-start.sh" ] || die "BED_SRC_ZK_HOME=$BED_SRC_ZK_HOME holds no bin/kafka-server-start.sh" 3
+    log "SOURCE: Kafka $(cat "$BED_SRC_ZK_HOME/VERSION.mm2kit-bed" 2>/dev/null || echo '?') with ZooKeeper"
+    start_zk_broker "$BED_SRC" "$BED_SRC_IP"
+  else
+    [ "$BED_SRC_IMAGE" = "$IMAGE" ] || podman image exists "$BED_SRC_IMAGE" || die "BED_SRC_IMAGE $BED_SRC_IMAGE not found" 3
+    start_broker "$BED_SRC" "$BED_SRC_IP" "$BED_SRC_IMAGE"
+  fi
   start_broker "$BED_TGT" "$BED_TGT_IP"
   kit wait --bootstrap "$BED_SRC_BOOTSTRAP" --timeout 120 || { save_logs; die "SOURCE broker did not start; see $BED_DIR/logs/"; }
   kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --timeout 120 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }

@@ -10,8 +10,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${MM2KIT_CACHE:-/var/cache/mm2kit}
 version=${KAFKA_VERSION:-4.3.1}
 jmx_version=${JMX_EXPORTER_VERSION:-1.0.1}
-# Kafka 3.x logs through log4j 1 (reload4j); 4.x through log4j2.
+# Kafka 3.x logs through log4j 1 (reload4j); 4.x through log4j2. A 2.x version is a broker
+# for an older SOURCE cluster (ZooKeeper mode): the broker's jars alone (kafka/broker-pom.xml).
+pom=$here/kafka/pom.xml
 case "$version" in
+  2.*) profiles=() profile=log4j1 pom=$here/kafka/broker-pom.xml ;;
   3.*) profiles=(-P log4j1 -P '!log4j2') profile=log4j1 ;;
   *) profiles=(-P log4j2) profile=log4j2 ;;
 esac
@@ -20,13 +23,13 @@ dist=$cache/dist
 mkdir -p "$dist"
 tgz=$dist/kafka_2.13-$version.tgz
 jmx=$dist/jmx_prometheus_javaagent-$jmx_version.jar
-mvn_opts=(-B -q -f "$here/kafka/pom.xml" -Dkafka.version="$version")
+mvn_opts=(-B -q -f "$pom" -Dkafka.version="$version")
 
 if [ ! -s "$tgz" ]; then
   stage=$(mktemp -d "$cache/kafka-$version.XXXXXX")
   trap 'rm -rf "$stage"' EXIT
   printf 'kafka-dist: resolving Apache Kafka %s jars with Maven\n' "$version" >&2
-  timeout 900 mvn "${mvn_opts[@]}" "${profiles[@]}" dependency:copy-dependencies \
+  timeout 900 mvn "${mvn_opts[@]}" ${profiles[@]+"${profiles[@]}"} dependency:copy-dependencies \
     -DoutputDirectory="$stage/kafka_2.13-$version/libs" >&2 ||
     { printf 'kafka-dist: error: Maven could not resolve Kafka %s; try KAFKA_VERSION=<a served 4.x>\n' "$version" >&2; exit 4; }
   top=$stage/kafka_2.13-$version
@@ -53,5 +56,23 @@ if [ ! -s "$jmx" ]; then
     { printf 'kafka-dist: error: Maven could not fetch jmx_prometheus_javaagent %s\n' "$jmx_version" >&2; exit 4; }
 fi
 
+# The tarball is pinned: SHA512SUMS beside pom.xml holds the sha512 of each
+# version's tarball as assembled here (Maven verifies each jar it downloads; the
+# pin covers the whole).  A version not listed is refused unless
+# KAFKA_UNPINNED=1, which prints the sum to add.
+got=$(sha512sum "$tgz" | cut -d' ' -f1)
+want=$(awk -v f="${tgz##*/}" '$2 == f { print $1 }' "$here/kafka/SHA512SUMS")
+if [ -z "$want" ]; then
+  if [ "${KAFKA_UNPINNED:-0}" != 1 ]; then
+    printf 'kafka-dist: error: Kafka %s is not pinned in tests/bed/kafka/SHA512SUMS; add "%s  %s" after checking it, or set KAFKA_UNPINNED=1\n' \
+      "$version" "$got" "${tgz##*/}" >&2
+    exit 4
+  fi
+  printf 'kafka-dist: warning: Kafka %s is not pinned: %s  %s\n' "$version" "$got" "${tgz##*/}" >&2
+elif [ "$got" != "$want" ]; then
+  printf 'kafka-dist: error: %s has sha512 %s, pinned %s; remove it to assemble it again, or check what Maven resolved\n' \
+    "$tgz" "$got" "$want" >&2
+  exit 4
+fi
 printf 'KAFKA_TGZ=%q\nKAFKA_SHA512=%s\nJMX_JAR=%q\nJMX_SHA512=%s\n' \
-  "$tgz" "$(sha512sum "$tgz" | cut -d' ' -f1)" "$jmx" "$(sha512sum "$jmx" | cut -d' ' -f1)"
+  "$tgz" "$got" "$jmx" "$(sha512sum "$jmx" | cut -d' ' -f1)"

@@ -4,6 +4,9 @@
 # records, field by field, per partition.
 load helpers
 
+# make compat runs this file on every Kafka version (tests/compat/run.sh).
+# bats file_tags=compat
+
 TOPIC=smoke.orders
 PARTITIONS=6
 COUNT=${BED_SMOKE_RECORDS:-3000}

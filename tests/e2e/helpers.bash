@@ -28,6 +28,9 @@ rest() {
 }
 
 # The MirrorSourceConnector config the bed uses, for connector NAME and topic regex TOPICS.
+# Before Kafka 3.9 (KIP-1031) emit.offset-syncs.enabled is unknown and ignored: the tasks
+# always write offset syncs to mm2-offset-syncs.target.internal on the SOURCE, created with
+# offset-syncs.topic.replication.factor (default 3) replicas; the bed has one broker.
 mirror_connector_json() {
   local name=$1 topics=$2 state=${3:-}
   local initial=""
@@ -46,6 +49,7 @@ mirror_connector_json() {
   "topics": "$topics",
   "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
   "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+  "offset-syncs.topic.replication.factor": "1",
   "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
   "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
   "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",

@@ -4,21 +4,31 @@
 # Deployment's grace period and probes assume (docs/ARCHITECTURE.md §3.2, §4.3).
 load helpers
 
+# make compat runs this file on every Kafka version (tests/compat/run.sh).
+# bats file_tags=compat
+
 TOPIC=wk.events
 CONN=wk
 
 @test "each worker advertises its own POD_IP" {
+  run -0 podman exec "$(bed_worker_name 1)" sh -c 'ls /opt/kafka/libs | grep -E "^kafka-clients-[0-9.]+\.jar$"'
+  clients=$output
   for i in 1 2 3; do
     # ${env:POD_IP} resolved in-process, and the worker id the group sees
     # (conmon may still be writing the log: give it a moment).
     wait_for 60 bash -c "podman logs $(bed_worker_name "$i") 2>&1 | grep -qF 'rest.advertised.host.name = $(bed_worker_ip "$i")'"
-    wait_for 60 bash -c "podman logs $(bed_worker_name "$i") 2>&1 | grep -qF '[Worker clientId=connect-$(bed_worker_ip "$i"):8088, groupId=$BED_GROUP]'"
+    # Since Kafka 3.7 the group client id is connect-<worker id> (DistributedHerder); before,
+    # connect-<n> (the worker id then shows in the tasks' worker_id, as the SIGTERM test reads it).
+    case "$clients" in
+      kafka-clients-3.6.*) id="[Worker clientId=connect-1, groupId=$BED_GROUP]" ;;
+      *) id="[Worker clientId=connect-$(bed_worker_ip "$i"):8088, groupId=$BED_GROUP]" ;;
+    esac
+    wait_for 60 bash -c "podman logs $(bed_worker_name "$i") 2>&1 | grep -qF '$id'"
     run -0 podman inspect -f '{{.Config.User}} {{.Path}}' "$(bed_worker_name "$i")"
     assert_output "10001:10001 /usr/local/bin/mm2-entrypoint"
   done
   # PID 1 is the JVM the entrypoint exec'd, logging as the Kafka version needs.
-  run -0 podman exec "$(bed_worker_name 1)" sh -c 'ls /opt/kafka/libs | grep -E "^kafka-clients-[0-9.]+\.jar$"'
-  case "$output" in
+  case "$clients" in
     kafka-clients-3.*) want=-Dlog4j.configuration=file:/etc/mm2/connect-log4j.properties ;;
     *) want=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml ;;
   esac
@@ -143,13 +153,13 @@ CONN=wk
   run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" wrong-configs:1:compact wrong-offsets:5:compact wrong-status:1:compact
   group=(-e CONNECT_GROUP_ID=mm2kit-bed-wrong -e CONNECT_CONFIG_STORAGE_TOPIC=wrong-configs
     -e CONNECT_OFFSET_STORAGE_TOPIC=wrong-offsets -e CONNECT_STATUS_STORAGE_TOPIC=wrong-status)
-  run -0 "$BED" worker-start 8 "${group[@]}" -e POD_IP=198.18.10.99 -e CONNECT_REST_PORT=8088 \
+  run -0 "$BED" worker-start 8 "${group[@]}" -e "POD_IP=198.18.$BED_OCTET.99" -e CONNECT_REST_PORT=8088 \
     -e KAFKA_HEAP_OPTS=-Xmx256m -e LOG_DIR=/tmp -e KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml \
     --entrypoint /opt/kafka/bin/connect-distributed.sh -- /etc/mm2/connect-mm2.properties
   run -0 "$BED" worker-wait 8 180
   run -0 "$BED" worker-start 9 "${group[@]}"
   run -0 "$BED" worker-wait 9 180
-  wait_for 60 bash -c "podman logs $(bed_worker_name 9) 2>&1 | grep -q \"leaderUrl='http://198.18.10.99:8088/'\""
+  wait_for 60 bash -c "podman logs $(bed_worker_name 9) 2>&1 | grep -q \"leaderUrl='http://198.18.$BED_OCTET.99:8088/'\""
   run -0 rest POST 9 /connectors "$(mirror_connector_json wrong 'wk\\.events')"
   assert_line --index 0 500
   assert_line --index 1 --partial "IO Error trying to forward REST request"

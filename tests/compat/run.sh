@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# make compat: the worker image built from each Kafka version's jars (pinned by
+# tests/bed/kafka/SHA512SUMS), and on each, on a bed of its own (mm2kit-compat,
+# 198.18.16.0/24), the tests tagged "compat": the smoke test (bed_smoke.bats),
+# the entrypoint e2e (worker.bats) and the offsets acceptance test (the cutover
+# and its rollback plan in offsets.bats).  What differs per version is in
+# docs/kafka-versions.md.
+#
+#   tests/compat/run.sh [VERSION...]     default: every version in tests/compat/versions
+#
+# One line per version at the end, and build/compat/SUMMARY.  Every version
+# runs even when one fails.  Exit codes: 0 all passed, 1 a version failed,
+# 2 usage, 4 an image could not be built.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${COMPAT_DIR:-$root/build/compat}
+
+usage() { printf 'usage: tests/compat/run.sh [VERSION...]  (versions: %s)\n' "$(awk '/^[0-9]/ { printf "%s ", $1 }' "$here/versions")" >&2; }
+case "${1:-}" in -h | --help) usage; exit 0 ;; -*) usage; exit 2 ;; esac
+
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || mapfile -t versions < <(awk '/^[0-9]/ { print $1 }' "$here/versions")
+for v in "${versions[@]}"; do
+  [[ "$v" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { printf 'compat: error: "%s" is not a Kafka version like 3.6.2\n' "$v" >&2; usage; exit 2; }
+done
+# The bats tags a version runs: "compat", and for a version mm2-offsets refuses, the test of
+# that refusal instead of the offsets acceptance test.
+tags_for() { # VERSION
+  if awk -v v="$1" '$1 == v && / offsets=unsupported/ { f = 1 } END { exit !f }' "$here/versions"; then
+    printf '%s\n' --filter-tags 'compat,!compat-offsets' --filter-tags compat-unsupported
+  else
+    printf '%s\n' --filter-tags compat
+  fi
+}
+
+# Everything this target owns is named mm2kit-compat*, on 198.18.16.0/24.
+export BED_NAME=mm2kit-compat BED_OCTET=16
+mkdir -p "$out"
+: >"$out/SUMMARY"
+rc=0
+for v in "${versions[@]}"; do
+  image=localhost/mm2kit-compat/mm2:kafka-$v
+  dir=$out/$v
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  t0=$SECONDS
+  printf 'compat: Kafka %s: building %s\n' "$v" "$image" >&2
+  if ! KAFKA_VERSION=$v IMAGE=$image "$root/tests/bed/image.sh" >"$dir/image.log" 2>&1; then
+    cat "$dir/image.log" >&2
+    printf 'compat: error: the image for Kafka %s did not build; see %s\n' "$v" "$dir/image.log" >&2
+    printf '%-8s image failed\n' "$v" >>"$out/SUMMARY"
+    rc=4
+    continue
+  fi
+  t_image=$((SECONDS - t0))
+  printf 'compat: Kafka %s: image in %d s; the compat tests on bed %s\n' "$v" "$t_image" "$BED_NAME" >&2
+  mapfile -t tags < <(tags_for "$v")
+  if IMAGE=$image BED_DIR=$dir "$root/tests/run-bats" "${tags[@]}" \
+    "$root/tests/e2e/bed_smoke.bats" "$root/tests/e2e/worker.bats" "$root/tests/e2e/offsets.bats" \
+    >"$dir/bats.log" 2>&1; then
+    res=passed
+  else
+    res=FAILED
+    [ "$rc" -eq 0 ] && rc=1
+  fi
+  printf '%-8s %-6s %s in %d s (image %d s)\n' "$v" "$res" "$(tail -n 1 "$dir/bats.log")" $((SECONDS - t0)) "$t_image" |
+    tee -a "$out/SUMMARY" >&2
+  [ "$res" = passed ] || grep -E '^(not ok|#)' "$dir/bats.log" | head -n 40 >&2
+done
+printf 'compat: summary (%s)\n' "$out/SUMMARY" >&2
+cat "$out/SUMMARY"
+exit "$rc"
