@@ -42,7 +42,7 @@ if [ ! -s "$tgz" ]; then
   fi
   printf '%s\n' "$version" >"$top/VERSION.mm2kit-bed"
   chmod 0755 "$top"/bin/*.sh
-  tar -C "$stage" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+  tar -C "$stage" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=u+rwX,go+rX,go-w \
     -c "kafka_2.13-$version" | gzip -n -6 >"$tgz.part"
   mv "$tgz.part" "$tgz"
   rm -rf "$stage"
