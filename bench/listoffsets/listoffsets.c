@@ -11,6 +11,7 @@
  * One line per CHUNK: partitions, chunk, calls, wall ms, CPU ms of this process (all threads:
  * the client and the mock broker), the best of ROUNDS.
  * Exit: 0, 1 a call failed, 2 usage. */
+#include <errno.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 #include <stdio.h>
@@ -24,6 +25,19 @@ static long ms_of(clockid_t id)
 
     clock_gettime(id, &t);
     return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A whole decimal number in [0, max], or -1. */
+static int number(const char *s, long max)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < 0 || v > max)
+        return -1;
+    return (int)v;
 }
 
 static rd_kafka_t *client(rd_kafka_type_t type, const char *bootstrap)
@@ -82,8 +96,8 @@ int main(int argc, char **argv)
     const struct rd_kafka_metadata *md;
     char name[32];
 
-    if (argc < 5 || (topics = atoi(argv[1])) <= 0 || (parts = atoi(argv[2])) <= 0 ||
-        (rounds = atoi(argv[3])) <= 0 || topics > 1000 || parts > 10000 || rounds > 100) {
+    if (argc < 5 || (topics = number(argv[1], 1000)) <= 0 ||
+        (parts = number(argv[2], 10000)) <= 0 || (rounds = number(argv[3], 100)) <= 0) {
         fprintf(stderr, "usage: listoffsets TOPICS PARTITIONS ROUNDS CHUNK...\n");
         return 2;
     }
@@ -109,9 +123,14 @@ int main(int argc, char **argv)
     }
     rd_kafka_metadata_destroy(md);
     for (int a = 4; a < argc && rc == 0; a++) {
-        int chunk = atoi(argv[a]), calls = 0;
+        int chunk = number(argv[a], 1000000), calls = 0;
         long best_wall = -1, best_cpu = -1;
 
+        if (chunk < 0) {
+            fprintf(stderr, "listoffsets: CHUNK \"%s\" is not a number of partitions\n", argv[a]);
+            rc = 2;
+            break;
+        }
         for (int rep = 0; rep < rounds && rc == 0; rep++) {
             long w0 = ms_of(CLOCK_MONOTONIC), c0 = ms_of(CLOCK_PROCESS_CPUTIME_ID), w, c;
             rc = run(rk, all, chunk, &calls);
