@@ -138,6 +138,10 @@ enum mm2_status job_connect(struct job *j, struct mm2_error *err)
                          &j->connect, err);
     if (st != MM2_OK)
         return mm2_error_prefix(err, "[connect] url");
+    /* An https url signed by the REST listener's own CA (the HTTPS worker profile). */
+    if (j->cfg.connect_ca != NULL &&
+        mm2_connect_set_cacert(j->connect, j->cfg.connect_ca, err) != MM2_OK)
+        return mm2_error_prefix(err, "[connect] ca.location");
     mm2_connect_set_notify(j->connect, on_retry, j);
     return MM2_OK;
 }

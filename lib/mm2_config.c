@@ -21,8 +21,8 @@ struct parse_state {
     struct mm2_problems *p;
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
-    bool seen_connect_url, seen_timeout, seen_budget, seen_group, seen_rest, seen_job, seen_ckpt,
-        seen_mapping, seen_file, seen_cluster_id[2];
+    bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
+        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2];
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -323,6 +323,13 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
             !mm2_http_base_url_valid(c->connect_url, why, sizeof(why)))
             mm2_problems_add(st->p, "%s: [connect] url must be http[s]://HOST[:PORT]: %s", st->file,
                              why);
+    } else if (strcmp(key, "ca.location") == 0) {
+        /* An https url's CA (a PEM file): the REST listener's own CA is rarely in the system's. */
+        char *f = NULL;
+        if (set_string(st, &st->seen_connect_ca, "connect", key, value, &f)) {
+            c->connect_ca = join_dir(st->file, f);
+            free(f);
+        }
     } else if (strcmp(key, "request.timeout.seconds") == 0) {
         if (once(st, &st->seen_timeout, "connect", key))
             seconds(st, "connect", key, value, 1000, 3600 * 1000L, &c->request_timeout_ms);
@@ -331,7 +338,7 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
             seconds(st, "connect", key, value, 1000, 86400 * 1000L, &c->retry_budget_ms);
     } else {
         mm2_problems_add(st->p,
-                         "%s: [connect] has no key \"%.60s\"; the keys are url, "
+                         "%s: [connect] has no key \"%.60s\"; the keys are url, ca.location, "
                          "request.timeout.seconds, retry.budget.seconds",
                          st->file, key);
     }
@@ -606,6 +613,7 @@ void mm2_config_free(struct mm2_config *c)
     free(c->target_cluster_id);
     free(c->path);
     free(c->connect_url);
+    free(c->connect_ca);
     free(c->group);
     free(c->flink_rest_url);
     free(c->flink_job_id);

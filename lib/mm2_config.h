@@ -56,6 +56,8 @@ struct mm2_config {
     char *source_cluster_id; /* [source] cluster.id; NULL when not pinned */
     char *target_cluster_id; /* [target] cluster.id; NULL when not pinned */
     char *connect_url;
+    char *
+        connect_ca; /* [connect] ca.location (resolved like [connector] file); NULL: the system's */
     long request_timeout_ms;
     long retry_budget_ms;
     char *group;

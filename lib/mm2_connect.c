@@ -50,6 +50,12 @@ enum mm2_status mm2_connect_new(const char *url, long request_timeout_ms, long r
     return MM2_OK;
 }
 
+enum mm2_status mm2_connect_set_cacert(struct mm2_connect *c, const char *path,
+                                       struct mm2_error *err)
+{
+    return mm2_http_set_cacert(c->http, path, err);
+}
+
 void mm2_connect_free(struct mm2_connect *c)
 {
     if (c == NULL)

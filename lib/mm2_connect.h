@@ -53,6 +53,11 @@ typedef void (*mm2_connect_notify_fn)(void *ctx, const char *what, long status, 
 enum mm2_status mm2_connect_new(const char *url, long request_timeout_ms, long retry_budget_ms,
                                 struct mm2_connect **out, struct mm2_error *err);
 void mm2_connect_free(struct mm2_connect *c);
+
+/* Verifies an https:// Connect URL against the CA certificate(s) in the PEM file `path` only
+ * (mm2_http_set_cacert): MM2_CONFIG when the file cannot be read. */
+enum mm2_status mm2_connect_set_cacert(struct mm2_connect *c, const char *path,
+                                       struct mm2_error *err);
 void mm2_connect_set_notify(struct mm2_connect *c, mm2_connect_notify_fn fn, void *ctx);
 
 /* HTTP requests sent so far, retries included (the benchmark's round trips). */

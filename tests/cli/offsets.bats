@@ -254,7 +254,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add flink "job = x"
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, request.timeout.seconds, retry.budget.seconds
+  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds
 $E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
@@ -448,7 +448,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   ini_add target 'sasl.password = ${env:MM2_UNSET}'
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, request.timeout.seconds, retry.budget.seconds
+$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
@@ -1078,6 +1078,27 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   run -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 1
   assert_output "$E verify: error: GET /connectors/mirror-source/status: cannot connect to http://127.0.0.1:$PORT: Connection refused"
+}
+@test "a [connect] ca.location that cannot be read exits 3 and names it" {
+  ini_add connect "ca.location = tls/rest-ca.crt"
+  make_plan
+  run -3 offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary verify 3 0 0
+  assert_output "$E verify: error: [connect] ca.location: cannot read the CA file $WORK/tls/rest-ca.crt: No such file or directory"
+}
+@test "an https [connect] url whose certificate does not name its host exits 4 and says so" {
+  ini_set url "https://127.0.0.1:$PORT"
+  ini_add connect "ca.location = ca.crt"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$WORK/ca.key" \
+    -subj /CN=cli-ca -days 1 -out "$WORK/ca.crt" 2>/dev/null
+  timeout 30 openssl s_server -quiet -www -accept "127.0.0.1:$PORT" -cert "$WORK/ca.crt" -key "$WORK/ca.key" \
+    >/dev/null 2>&1 3>&- </dev/null &
+  local server=$! _
+  for _ in $(seq 100); do (exec 9<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.05; done
+  make_plan
+  run -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
+  kill "$server" 2>/dev/null || true
+  assert_output --partial "is not trusted"
 }
 @test "a secret inside the [connect] url is redacted in Connect's errors" {
   ini_set url "http://127.0.0.1:$PORT/"'${env:MM2_SOURCE_PASSWORD}'

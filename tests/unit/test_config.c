@@ -720,7 +720,7 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
 {
     (void)state;
     assert_one_problem(VALID "[connect]\ntimeout = 5\n",
-                       INI ": [connect] has no key \"timeout\"; the keys are url, "
+                       INI ": [connect] has no key \"timeout\"; the keys are url, ca.location, "
                            "request.timeout.seconds, retry.budget.seconds");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
@@ -1118,6 +1118,26 @@ static void test_config_connector_file_relative_to_the_ini(void **state)
     connector_file_for("/migration.ini", "c.json", "/c.json");
 }
 
+/* [connect] ca.location: resolved as the connector file is; unset means the system's CAs. */
+static void test_config_connect_ca_relative_to_the_ini(void **state)
+{
+    struct mm2_config c;
+    struct mm2_problems p = {0};
+
+    (void)state;
+    assert_int_equal(mm2_config_parse(HEAD "[connect]\nurl = https://connect:8088\n"
+                                           "ca.location = tls/rest-ca.crt\n" FLINK CONNECTOR,
+                                      "/etc/mm2/migration.ini", fake_getenv, &c, &p),
+                     MM2_OK);
+    assert_string_equal(c.connect_ca, "/etc/mm2/tls/rest-ca.crt");
+    mm2_config_free(&c);
+    assert_int_equal(mm2_config_parse(HEAD CONNECT FLINK CONNECTOR, "/etc/mm2/migration.ini",
+                                      fake_getenv, &c, &p),
+                     MM2_OK);
+    assert_null(c.connect_ca);
+    mm2_config_free(&c);
+}
+
 /* ---- all at once ----------------------------------------------------------------------------- */
 
 static void test_config_reports_every_problem_at_once(void **state)
@@ -1145,8 +1165,9 @@ static void test_config_reports_every_problem_at_once(void **state)
     assert_int_equal(p.n, 8);
     assert_string_equal(p.line[0], INI ": [connect] url is given twice (or continued on an "
                                        "indented line); give it once");
-    assert_string_equal(p.line[1], INI ": [connect] has no key \"timeout\"; the keys are url, "
-                                       "request.timeout.seconds, retry.budget.seconds");
+    assert_string_equal(p.line[1],
+                        INI ": [connect] has no key \"timeout\"; the keys are url, "
+                            "ca.location, request.timeout.seconds, retry.budget.seconds");
     assert_string_equal(p.line[2], INI ": [flink] checkpoint.interval.seconds: environment "
                                        "variable NOPE is not set; set it in the Job's environment "
                                        "(from its Secret)");
@@ -1242,6 +1263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config_every_section_and_key),
         cmocka_unit_test(test_config_defaults_for_optional_keys),
+        cmocka_unit_test(test_config_connect_ca_relative_to_the_ini),
         cmocka_unit_test(test_config_empty_file_names_every_required_part),
         cmocka_unit_test(test_config_inline_comment_needs_a_space_before_the_semicolon),
         cmocka_unit_test(test_config_env_expansion_replaces_each_reference),
