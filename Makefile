@@ -291,7 +291,8 @@ alerts-e2e: image
 faults: deps image
 	$(Q)tests/faults/run.sh
 # The SIGTERM-after-rebalance stop, many times (tests/faults/hang.sh): how often a stop hangs.
-# HANG_VARIANT=member stops existing members of the group instead of a joining worker.
+# HANG_VARIANT=member stops existing members of the group instead of a joining worker;
+# HANG_DEADLINE (seconds since the epoch) ends the run after the stop that passes it.
 HANG_ROUNDS ?= 20
 faults-hang: deps image
 	$(Q)tests/faults/hang.sh $(HANG_ROUNDS)

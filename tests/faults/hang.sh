@@ -23,6 +23,8 @@
 # thread dump to stdout, the pod's log, and another at 45 s; the log of a stop that hung or
 # exited other than 143 is kept in build/faults-hang/logs/.
 #
+# HANG_DEADLINE (seconds since the epoch, optional) ends the run early, after the stop that
+# passes it, with the stops made so far counted: as many rounds as a time slot allows.
 # Prints one JSON line per stop and a last line "hang: H of N stops hung (...)"; the figures
 # go to build/faults-hang/rounds.jsonl.  Exit codes: 0 no stop hung; 1 at least one hung (or
 # exited other than 143); 2 usage; 3 the image or the tools are missing; 4 the bed did not
@@ -39,6 +41,10 @@ case $variant in new | member) ;; *) printf 'hang: --variant must be new or memb
 n=${1:-20}
 read -ra DELAYS <<<"${2:-0 0.5 1 2 3 5}"
 [[ "$n" =~ ^[1-9][0-9]{0,2}$ ]] || { printf 'hang: N must be 1..999, got "%s"\n' "$n" >&2; exit 2; }
+deadline=${HANG_DEADLINE:-}
+[ -z "$deadline" ] || [[ "$deadline" =~ ^[0-9]{10}$ ]] || { printf 'hang: HANG_DEADLINE must be seconds since the epoch, got "%s"\n' "$deadline" >&2; exit 2; }
+# past_deadline: HANG_DEADLINE is set and has passed.
+past_deadline() { [ -n "$deadline" ] && [ "$(date +%s)" -ge "$deadline" ]; }
 for d in "${DELAYS[@]}"; do
   [[ "$d" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { printf 'hang: delays must be seconds, got "%s"\n' "$d" >&2; exit 2; }
 done
@@ -167,6 +173,7 @@ wait_until() {
 if [ "$variant" = new ]; then
   name=$(bed_worker_name "$NEWW")
   for ((k = 1; k <= n; k++)); do
+    past_deadline && { log "HANG_DEADLINE passed after $stops stops"; break; }
     d=${DELAYS[$(((k - 1) % ${#DELAYS[@]}))]}
     wait_settled
     timeout 120 "$BED" worker-start "$NEWW"
@@ -208,6 +215,7 @@ else
   }
   k=0
   while [ "$stops" -lt "$n" ]; do
+    past_deadline && { log "HANG_DEADLINE passed after $stops stops ($k rounds)"; break; }
     k=$((k + 1))
     wait_until settled_live 180 "round $k: the connector's 6 tasks were not RUNNING on workers ${LIVE[*]} within 180 s"
     sleep 5
@@ -234,7 +242,7 @@ else
     drop_live "$v"
     LIVE+=("$s")
     timeout 260 "$BED" worker-wait "$s" 240
-    [ "$stops" -lt "$n" ] || break
+    { [ "$stops" -lt "$n" ] && ! past_deadline; } || break
     if [ -z "$vtasks" ]; then
       log "round $k: worker $v ran no task when it stopped: nothing to hand over"
       continue
@@ -258,7 +266,7 @@ else
     drop_live "$v2"
     join_one
   done
-  n=$stops
 fi
-jq -s -r --argjson n "$n" '"hang: \(map(select(.hung)) | length) of \($n) stops hung (stop ms: min \(map(.stop_ms) | min), median \(map(.stop_ms) | sort | .[length / 2 | floor]), max \(map(.stop_ms) | max); exit codes \(map(.exit_code) | group_by(.) | map("\(.[0]) x\(length)") | join(", ")))"' "$W/rounds.jsonl"
+n=$stops
+jq -s -r --argjson n "$n" '"hang: \(map(select(.hung)) | length) of \($n) stops hung, \(map(.round) | unique | length) rounds (stop ms: min \(map(.stop_ms) | min), median \(map(.stop_ms) | sort | .[length / 2 | floor]), max \(map(.stop_ms) | max); exit codes \(map(.exit_code) | group_by(.) | map("\(.[0]) x\(length)") | join(", ")))"' "$W/rounds.jsonl"
 [ "$hung" = 0 ]
