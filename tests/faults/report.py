@@ -15,6 +15,7 @@ end and one past the highest source offset the target holds):
             sample where every partition's target holds what the source held at the heal;
   lost and duplicates: the audit after the run against the audit before it.
 """
+import json
 import os
 import statistics
 import sys
@@ -196,12 +197,20 @@ w("\n\"Down for\" is a broker's stop to its start again (and the exit code of th
   "SIGKILL). The connector status is the connector's own (its tasks were RUNNING): UNASSIGNED there is a stale "
   "record in the status topic (see the Checks).")
 if jobs:
-    w("\n| mm2-offsets run | first run's exit | its error line | verify after the fault | rerun of apply | check after resume |")
-    w("| --- | --- | --- | --- | --- | --- |")
+    w("\n| mm2-offsets run | first run's exit | its error line | verify after the fault | rerun of apply | rerun's backup, its PATCH | check after resume |")
+    w("| --- | --- | --- | --- | --- | --- | --- |")
     for j in jobs:
         rerun = str(j["rerun_rc"]) + (f" (refused on a stale UNASSIGNED status first; then {j.get('remedy') or 'PUT .../stop'})"
                                       if j.get("stop_by_hand") else "")
-        w(f"| {esc(j['fault'])} | {j['first_rc']} | {esc(j['error'] or '-')} | {j['verify_rc']} | {esc(rerun)} | {j['check_rc']} |")
+        bp = "-"
+        if "rerun_backup" in j:
+            try:
+                n_backed = f"{len(json.loads(j['rerun_backup']))} offsets"
+            except ValueError:
+                n_backed = j["rerun_backup"]
+            bp = (f"{n_backed}; PATCH of {j['rerun_patched']} of {j['plan_partitions']} partitions" if j.get("rerun_patched")
+                  else f"{n_backed}; nothing to PATCH")
+        w(f"| {esc(j['fault'])} | {j['first_rc']} | {esc(j['error'] or '-')} | {j['verify_rc']} | {esc(rerun)} | {esc(bp)} | {j['check_rc']} |")
     w("\nExit codes: 0 ok, 1 check negative (verify: Connect differs from the plan), 4 Connect or Kafka "
       "unreachable or timed out, 5 an unexpected answer.")
 stale = [e for e in events if e["kind"] == "stale-status"]

@@ -24,7 +24,8 @@
 #   patch-cut                the network between the Job and Connect cut at the PATCH (run 1:
 #                            the answer is lost, run 2: the request is)
 # each checked: a documented exit code, what Connect holds agrees with what verify says, the
-# rerun ends verified with exactly the plan, and after resume MM2 starts at C.
+# rerun's backup holds what Connect held and it PATCHes the plan exactly when Connect does not
+# hold it already, the rerun ends verified with exactly the plan, and after resume MM2 starts at C.
 # tests/faults/report.py writes build/faults/REPORT.md (the figures table) and lag.svg.
 #
 # Exit codes: 0 every check passed and nothing was lost; 1 a check failed; 2 usage; 3 the
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=${2:-}; shift ;;
     --only) only=${2:-}; shift ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'faults: unknown option %s\nTry %s --help\n' "$1" "$0" >&2; exit 2 ;;
   esac
   shift
@@ -353,6 +354,7 @@ job_after() {
   fi
   check "$n.nothing-half-written-unnoticed" "$agree" \
     "after the fault Connect holds $got ($([ "$equal" = 0 ] && echo "the plan" || echo "not the plan")); verify exited $rcv: $(grep -E ': error: ' "$JD/verify-after.err" | head -n 1)$why"
+  local held=$got held_plan=$equal
   fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
   rc2=$(fl_job_wait apply-rerun 300)
   # A connector created STOPPED across a TARGET outage can read UNASSIGNED (a stale status
@@ -385,6 +387,24 @@ job_after() {
   got=$(fl_offsets_equal_plan "$n" "$JD/plan.json" "$ask") && equal=0 || equal=1
   check "$n.rerun-verified" "$([ "$rc2" = 0 ] && [ "$equal" = 0 ] && jq -e '.ok == true and .state == "STOPPED"' "$JD/apply-rerun.out" >/dev/null 2>&1 && echo 0 || echo 1)" \
     "the rerun of apply exited $rc2 ($(grep -E ': (error|info): (verified|refused|.*error)' "$JD/apply-rerun.err" | tail -n 1))$([ "$stopped_by_hand" = true ] && echo "; first refused [rule connector-state] on a stale UNASSIGNED status, run again after: $remedy"); Connect holds $got"
+  # The rerun's backup holds what Connect held before it (what the fault left), and it PATCHes
+  # exactly when that is not the plan, all of the plan's partitions: a request lost at the PATCH
+  # leaves nothing written, so the rerun backs up nothing and writes the plan; an answer lost
+  # leaves the plan written, so the rerun backs it up and has nothing to PATCH.
+  local backed want_parts patched
+  backed=$(jq -c '[.offsets[]? | select(.offset != null) | [.cluster, .topic, .partition, .offset]] | sort' "$JD/backup-rerun.json" 2>/dev/null || echo unreadable)
+  want_parts=$(jq '.partitions | length' "$JD/plan.json")
+  patched=$(sed -n "s|^mm2-offsets apply: info: PATCH /connectors/$n/offsets: \([0-9]*\) partitions.*|\1|p" "$JD/apply-rerun.err" | tail -n 1)
+  local bp_ok=1
+  if [ "$backed" = "$held" ]; then
+    if [ "$held_plan" = 0 ]; then
+      [ -z "$patched" ] && grep -qF "already equal the plan; nothing to PATCH" "$JD/apply-rerun.err" && bp_ok=0
+    else
+      [ "$patched" = "$want_parts" ] && grep -qF 'offsets written' "$JD/apply-rerun.err" && bp_ok=0
+    fi
+  fi
+  check "$n.rerun-backup-and-patch" "$bp_ok" \
+    "before the rerun Connect held $held; its backup holds $backed; it $([ -n "$patched" ] && echo "PATCHed $patched of the plan's $want_parts partitions" || echo "PATCHed nothing ($(grep -oF 'nothing to PATCH' "$JD/apply-rerun.err" || echo 'no PATCH line')"))"
   fl_job_start "$JD" resume "$(bed_worker_ip "$ask")" 0 resume --config migration.ini --plan plan.json --approve "$DIGEST" -q
   rc3=$(fl_job_wait resume 300)
   fl_job_start "$JD" check "$(bed_worker_ip "$ask")" 0 check --config migration.ini --plan plan.json --timeout 120
@@ -393,8 +413,9 @@ job_after() {
     "resume exited $rc3, check exited $rc4: $(jq -c '{equal, pending, failed}' "$JD/check.out" 2>/dev/null || tail -n 1 "$JD/check.err")"
   jq -nc --arg f "$n" --argjson rc1 "$rc1" --argjson rcv "$rcv" --argjson rc2 "$rc2" --argjson rc4 "$rc4" \
     --arg err "$errline" --argjson by_hand "$stopped_by_hand" --arg remedy "$remedy" \
+    --arg backed "$backed" --arg patched "$patched" --argjson parts "$want_parts" \
     '{fault: $f, first_rc: $rc1, verify_rc: $rcv, rerun_rc: $rc2, check_rc: $rc4, error: $err, stop_by_hand: $by_hand,
-      remedy: $remedy}' >>"$W/jobs.jsonl"
+      remedy: $remedy, rerun_backup: $backed, rerun_patched: $patched, plan_partitions: $parts}' >>"$W/jobs.jsonl"
   # The migration's connector goes; its tasks would only load the bed.
   curl -s -o /dev/null -m 100 -X DELETE "http://$(bed_worker_ip "$ask"):8088/connectors/$n" || true
 }
