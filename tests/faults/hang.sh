@@ -5,7 +5,7 @@
 #   tests/faults/hang.sh [--variant new|member] [N] [DELAYS]
 #        (HANG_VARIANT; default new; N stops, default 20; DELAYS seconds, default "0 0.5 1 2 3 5")
 #
-# A bed of its own (BED_NAME mm2kit-faults-hang, 198.18.15.0/24, build/faults-hang) with 3
+# A bed of its own (BED_NAME mm2kit-faulthang, 198.18.15.0/24, build/faults-hang) with 3
 # workers running a MirrorSourceConnector (6 tasks) while a producer writes.  A rebalance
 # assignment is a worker's log line "Joined group at generation G ... taskIds=[...]", which
 # lists the tasks it newly gets (Connect's incremental cooperative protocol).
@@ -49,7 +49,9 @@ for d in "${DELAYS[@]}"; do
   [[ "$d" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { printf 'hang: delays must be seconds, got "%s"\n' "$d" >&2; exit 2; }
 done
 
-export BED_NAME=mm2kit-faults-hang BED_OCTET=15 BED_DIR=$root/build/faults-hang
+# Not mm2kit-faults-*: the fault matrix's bed removes every container its name prefixes, so the
+# two beds could not run side by side.
+export BED_NAME=mm2kit-faulthang BED_OCTET=15 BED_DIR=$root/build/faults-hang
 # shellcheck source=tests/bed/bed.env
 . "$root/tests/bed/bed.env"
 # shellcheck source=tests/faults/faultlib.bash
