@@ -404,7 +404,7 @@ job_after() {
     fi
   fi
   check "$n.rerun-backup-and-patch" "$bp_ok" \
-    "before the rerun Connect held $held; its backup holds $backed; it $([ -n "$patched" ] && echo "PATCHed $patched of the plan's $want_parts partitions" || echo "PATCHed nothing ($(grep -oF 'nothing to PATCH' "$JD/apply-rerun.err" || echo 'no PATCH line')"))"
+    "before the rerun Connect held $held; its backup holds $backed; it $([ -n "$patched" ] && echo "PATCHed $patched of the plan's $want_parts partitions" || echo "PATCHed nothing ($(grep -oF 'nothing to PATCH' "$JD/apply-rerun.err" || echo 'no PATCH line'))")"
   fl_job_start "$JD" resume "$(bed_worker_ip "$ask")" 0 resume --config migration.ini --plan plan.json --approve "$DIGEST" -q
   rc3=$(fl_job_wait resume 300)
   fl_job_start "$JD" check "$(bed_worker_ip "$ask")" 0 check --config migration.ini --plan plan.json --timeout 120
