@@ -299,9 +299,7 @@ int cmd_apply(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *backup = NULL, *report = NULL;
     bool replace = false;
-    const struct job_opt opts[] = {
-        {"config", 'c', JOB_OPT_STRING, &config},
-        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+    const struct job_opt own[] = {
         {"backup", 'b', JOB_OPT_STRING, &backup},
         {"report", 'r', JOB_OPT_STRING, &report},
         {"replace-stale-offsets", 'S', JOB_OPT_FLAG, &replace},
@@ -309,12 +307,10 @@ int cmd_apply(struct job *j, int argc, char **argv)
     struct mm2_plan plan = {0};
     char def_backup[MM2_ID_MAX + 64];
     bool done;
-    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+    int rc = job_plan_options(j, argc, argv, &config, &plan_path, own, sizeof(own) / sizeof(own[0]),
+                              usage, &plan, &done);
 
     if (rc != MM2_OK || done)
-        return rc;
-    rc = job_load_plan(j, config, plan_path, &plan);
-    if (rc != MM2_OK)
         return rc;
     if (backup == NULL) {
         char stamp[32];

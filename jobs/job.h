@@ -83,6 +83,13 @@ struct job_opt {
 int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts, size_t nopts,
                 void (*usage)(FILE *out), bool *done);
 
+/* job_options for a subcommand that works on a plan: -c/--config FILE and -p/--plan FILE into
+ * *config and *plan, then the subcommand's own options (at most 8); with loaded non-NULL, the
+ * plan is then loaded into it (job_load_plan) unless --help was given. */
+int job_plan_options(struct job *j, int argc, char **argv, const char **config, const char **plan,
+                     const struct job_opt *own, size_t nown, void (*usage)(FILE *out),
+                     struct mm2_plan *loaded, bool *done);
+
 /* The end of a subcommand's --help: the options job_options adds (-q, -v, -h), their text at
  * column col like the subcommand's own options above them, a blank line, then the exit codes
  * (mm2_cli_exit_codes). */

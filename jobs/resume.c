@@ -76,9 +76,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *approve = NULL;
     long timeout_ms = DEFAULT_WAIT_MS;
-    const struct job_opt opts[] = {
-        {"config", 'c', JOB_OPT_STRING, &config},
-        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+    const struct job_opt own[] = {
         {"approve", 'a', JOB_OPT_STRING, &approve},
         {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
     };
@@ -87,7 +85,8 @@ int cmd_resume(struct job *j, int argc, char **argv)
     struct verify_result vr = {0};
     struct mm2_error err = {0};
     bool done;
-    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+    int rc = job_plan_options(j, argc, argv, &config, &plan_path, own, sizeof(own) / sizeof(own[0]),
+                              usage, NULL, &done);
 
     if (rc != MM2_OK || done)
         return rc;

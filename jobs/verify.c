@@ -222,21 +222,17 @@ static void usage(FILE *out)
 int cmd_verify(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *report = NULL;
-    const struct job_opt opts[] = {
-        {"config", 'c', JOB_OPT_STRING, &config},
-        {"plan", 'p', JOB_OPT_STRING, &plan_path},
+    const struct job_opt own[] = {
         {"report", 'r', JOB_OPT_STRING, &report},
     };
     struct mm2_plan plan = {0};
     struct verify_result vr = {0};
     struct mm2_error err = {0};
     bool done;
-    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+    int rc = job_plan_options(j, argc, argv, &config, &plan_path, own, sizeof(own) / sizeof(own[0]),
+                              usage, &plan, &done);
 
     if (rc != MM2_OK || done)
-        return rc;
-    rc = job_load_plan(j, config, plan_path, &plan);
-    if (rc != MM2_OK)
         return rc;
     if (job_connect(j, &err) != MM2_OK || job_verify(j, &plan, &vr, &err) != MM2_OK ||
         job_report("verify report", vr.report, report, &err) != MM2_OK) {

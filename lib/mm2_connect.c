@@ -255,6 +255,20 @@ static enum mm2_status connector_path(char *buf, size_t len, const char *name, c
     return MM2_OK;
 }
 
+/* A call on /connectors/NAME<suffix> (path receives it, for messages): the name checked, the
+ * request sent and Connect's answer in resp, whatever its HTTP status. */
+static enum mm2_status connector_call(struct mm2_connect *c, const char *method, const char *name,
+                                      const char *suffix, const char *body, size_t len, char *path,
+                                      size_t pathlen, struct mm2_http_response *resp,
+                                      struct mm2_error *err)
+{
+    enum mm2_status st = connector_path(path, pathlen, name, suffix, err);
+
+    if (st != MM2_OK)
+        return st;
+    return call(c, method, path, body, len, resp, err);
+}
+
 static void copy_str(char *dst, size_t len, const cJSON *v)
 {
     (void)snprintf(dst, len, "%s", cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
@@ -294,14 +308,12 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
 {
     char path[MM2_CONNECT_NAME_MAX + 32];
     struct mm2_http_response r;
-    enum mm2_status st = connector_path(path, sizeof(path), name, "/config", err);
+    enum mm2_status st;
     cJSON *root;
     const cJSON *v;
 
     *out = NULL;
-    if (st != MM2_OK)
-        return st;
-    st = call(c, "GET", path, NULL, 0, &r, err);
+    st = connector_call(c, "GET", name, "/config", NULL, 0, path, sizeof(path), &r, err);
     if (st != MM2_OK)
         return st;
     if (r.status == 404) {
@@ -356,28 +368,51 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
     return st;
 }
 
-enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
-                                   struct mm2_connector_status *out, struct mm2_error *err)
+/* The parsers of the GET answers below, each with its out type. */
+typedef enum mm2_status (*answer_parser)(const char *body, size_t len, void *out,
+                                         struct mm2_error *err);
+
+static enum mm2_status parse_status_answer(const char *body, size_t len, void *out,
+                                           struct mm2_error *err)
+{
+    return mm2_connect_status_parse(body, len, out, err);
+}
+
+static enum mm2_status parse_offsets_answer(const char *body, size_t len, void *out,
+                                            struct mm2_error *err)
+{
+    return mm2_connect_offsets_parse(body, len, out, err);
+}
+
+/* GET /connectors/NAME<suffix> with its 200 answer parsed into out; with missing_ok, a 404 (no such
+ * connector) is no error and leaves out as the caller cleared it. */
+static enum mm2_status get_parsed(struct mm2_connect *c, const char *name, const char *suffix,
+                                  bool missing_ok, answer_parser parse, void *out,
+                                  struct mm2_error *err)
 {
     char path[MM2_CONNECT_NAME_MAX + 32];
     struct mm2_http_response r;
-    enum mm2_status st = connector_path(path, sizeof(path), name, "/status", err);
+    enum mm2_status st =
+        connector_call(c, "GET", name, suffix, NULL, 0, path, sizeof(path), &r, err);
 
-    memset(out, 0, sizeof(*out));
     if (st != MM2_OK)
         return st;
-    st = call(c, "GET", path, NULL, 0, &r, err);
-    if (st != MM2_OK)
-        return st;
-    if (r.status == 404) {
+    if (missing_ok && r.status == 404) {
         mm2_http_response_free(&r);
         return MM2_OK;
     }
     if (r.status != 200)
         return unexpected("GET", path, &r, err);
-    st = mm2_connect_status_parse(r.body, r.len, out, err);
+    st = parse(r.body, r.len, out, err);
     mm2_http_response_free(&r);
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
+}
+
+enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
+                                   struct mm2_connector_status *out, struct mm2_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    return get_parsed(c, name, "/status", true, parse_status_answer, out, err);
 }
 
 enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, bool *created,
@@ -535,21 +570,8 @@ const struct mm2_source_offset *mm2_source_offsets_find(const struct mm2_source_
 enum mm2_status mm2_connect_offsets(struct mm2_connect *c, const char *name,
                                     struct mm2_source_offsets *out, struct mm2_error *err)
 {
-    char path[MM2_CONNECT_NAME_MAX + 32];
-    struct mm2_http_response r;
-    enum mm2_status st = connector_path(path, sizeof(path), name, "/offsets", err);
-
     memset(out, 0, sizeof(*out));
-    if (st != MM2_OK)
-        return st;
-    st = call(c, "GET", path, NULL, 0, &r, err);
-    if (st != MM2_OK)
-        return st;
-    if (r.status != 200)
-        return unexpected("GET", path, &r, err);
-    st = mm2_connect_offsets_parse(r.body, r.len, out, err);
-    mm2_http_response_free(&r);
-    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
+    return get_parsed(c, name, "/offsets", false, parse_offsets_answer, out, err);
 }
 
 enum mm2_status mm2_connect_patch_offsets(struct mm2_connect *c, const char *name, const char *body,
@@ -557,11 +579,9 @@ enum mm2_status mm2_connect_patch_offsets(struct mm2_connect *c, const char *nam
 {
     char path[MM2_CONNECT_NAME_MAX + 32];
     struct mm2_http_response r;
-    enum mm2_status st = connector_path(path, sizeof(path), name, "/offsets", err);
+    enum mm2_status st =
+        connector_call(c, "PATCH", name, "/offsets", body, len, path, sizeof(path), &r, err);
 
-    if (st != MM2_OK)
-        return st;
-    st = call(c, "PATCH", path, body, len, &r, err);
     if (st != MM2_OK)
         return st;
     if (r.status != 200)
@@ -580,10 +600,7 @@ enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, c
     if (strcmp(verb, "stop") != 0 && strcmp(verb, "pause") != 0 && strcmp(verb, "resume") != 0)
         return mm2_error_set(err, MM2_USAGE, "unknown connector state change %.16s", verb);
     (void)snprintf(suffix, sizeof(suffix), "/%s", verb);
-    st = connector_path(path, sizeof(path), name, suffix, err);
-    if (st != MM2_OK)
-        return st;
-    st = call(c, "PUT", path, NULL, 0, &r, err);
+    st = connector_call(c, "PUT", name, suffix, NULL, 0, path, sizeof(path), &r, err);
     if (st != MM2_OK)
         return st;
     if (r.status != 202 && r.status != 204)
@@ -596,11 +613,9 @@ enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, stru
 {
     char path[MM2_CONNECT_NAME_MAX + 32];
     struct mm2_http_response r;
-    enum mm2_status st = connector_path(path, sizeof(path), name, "", err);
+    enum mm2_status st =
+        connector_call(c, "DELETE", name, "", NULL, 0, path, sizeof(path), &r, err);
 
-    if (st != MM2_OK)
-        return st;
-    st = call(c, "DELETE", path, NULL, 0, &r, err);
     if (st != MM2_OK)
         return st;
     if (r.status != 204 && r.status != 200 && r.status != 404)

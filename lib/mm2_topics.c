@@ -139,21 +139,36 @@ static enum mm2_status get_value(const cJSON *config, const char *key, const cha
     return MM2_OK;
 }
 
+/* get_value's string, or def when the key is absent, trimmed as ConfigDef trims it; *t is NULL
+ * when both are absent. */
+static enum mm2_status get_trimmed_view(const cJSON *config, const char *key, const char *def,
+                                        const char **t, size_t *n, struct mm2_error *err)
+{
+    const char *v;
+    enum mm2_status st = get_value(config, key, &v, err);
+
+    *t = NULL;
+    *n = 0;
+    if (st != MM2_OK)
+        return st;
+    if (v == NULL)
+        v = def;
+    if (v != NULL)
+        java_trim(v, t, n);
+    return MM2_OK;
+}
+
 /* ConfigDef Type.BOOLEAN: trimmed, "true" or "false" in any case, else a ConfigException. */
 static enum mm2_status get_bool(const cJSON *config, const char *key, bool def, bool *out,
                                 struct mm2_error *err)
 {
-    const char *v;
     const char *t;
     size_t n;
-    enum mm2_status st = get_value(config, key, &v, err);
+    enum mm2_status st = get_trimmed_view(config, key, NULL, &t, &n, err);
 
-    if (st != MM2_OK)
-        return st;
     *out = def;
-    if (v == NULL)
-        return MM2_OK;
-    java_trim(v, &t, &n);
+    if (st != MM2_OK || t == NULL)
+        return st;
     if (equals_ignore_case(t, n, "true"))
         *out = true;
     else if (equals_ignore_case(t, n, "false"))
@@ -161,7 +176,7 @@ static enum mm2_status get_bool(const cJSON *config, const char *key, bool def, 
     else
         return mm2_error_set(err, MM2_CONFIG,
                              "%s must be true or false, got \"%.*s\" (Connect refuses it)", key,
-                             SHOW_MAX, v);
+                             (int)(n < SHOW_MAX ? n : SHOW_MAX), t);
     return MM2_OK;
 }
 
@@ -169,19 +184,17 @@ static enum mm2_status get_bool(const cJSON *config, const char *key, bool def, 
 static enum mm2_status get_trimmed(const cJSON *config, const char *key, const char *def, char *out,
                                    size_t outlen, struct mm2_error *err)
 {
-    const char *v;
     const char *t;
     size_t n;
-    enum mm2_status st = get_value(config, key, &v, err);
+    enum mm2_status st = get_trimmed_view(config, key, def, &t, &n, err);
 
     if (st != MM2_OK)
         return st;
-    if (v == NULL && def == NULL)
+    if (t == NULL)
         return mm2_error_set(err, MM2_CONFIG,
                              "%s is missing; MirrorSourceConnector requires it (it has no "
                              "default)",
                              key);
-    java_trim(v != NULL ? v : def, &t, &n);
     if (n >= outlen)
         return mm2_error_set(err, MM2_CONFIG, "%s is longer than %zu bytes", key, outlen - 1);
     memcpy(out, t, n);
