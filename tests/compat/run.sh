@@ -64,7 +64,7 @@ for v in "${versions[@]}"; do
   t_image=$((SECONDS - t0))
   printf 'compat: Kafka %s: image in %d s; the compat tests on bed %s\n' "$v" "$t_image" "$BED_NAME" >&2
   mapfile -t tags < <(tags_for "$v")
-  if IMAGE=$image BED_DIR=$dir "$root/tests/run-bats" "${tags[@]}" "${files[@]}" >"$dir/bats.log" 2>&1; then
+  if IMAGE=$image BED_DIR=$dir BED_KAFKA_VERSION=$v "$root/tests/run-bats" "${tags[@]}" "${files[@]}" >"$dir/bats.log" 2>&1; then
     res=passed
   else
     res=FAILED

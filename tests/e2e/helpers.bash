@@ -30,11 +30,17 @@ rest() {
 # The MirrorSourceConnector config the bed uses, for connector NAME and topic regex TOPICS.
 # Before Kafka 3.9 (KIP-1031) emit.offset-syncs.enabled is unknown and ignored: the tasks
 # always write offset syncs to mm2-offset-syncs.target.internal on the SOURCE, created with
-# offset-syncs.topic.replication.factor (default 3) replicas; the bed has one broker.
+# offset-syncs.topic.replication.factor (default 3) replicas; the bed has one broker. From 3.9
+# on, Connect refuses that key while emit.offset-syncs.enabled is false (MirrorSourceConfig's
+# validation), so it is given only when BED_KAFKA_VERSION (set by make compat) is below 3.9.
 mirror_connector_json() {
   local name=$1 topics=$2 state=${3:-}
-  local initial=""
+  local initial="" syncs=""
   [ -n "$state" ] && initial=", \"initial_state\": \"$state\""
+  if [ -n "${BED_KAFKA_VERSION:-}" ] &&
+    [ "$(printf '%s\n' 3.9 "$BED_KAFKA_VERSION" | sort -V | head -n 1)" != 3.9 ]; then
+    syncs='"offset-syncs.topic.replication.factor": "1",'
+  fi
   cat <<JSON
 {"name": "$name"$initial, "config": {
   "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
@@ -49,7 +55,7 @@ mirror_connector_json() {
   "topics": "$topics",
   "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
   "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
-  "offset-syncs.topic.replication.factor": "1",
+  $syncs
   "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
   "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
   "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",
