@@ -26,8 +26,7 @@ over_cap() {
 @test "the Job's memory limit kills a reader that reads a 300 MB file whole" {
   big "$WORK/big.json"
   # The same limit job_limited gives mm2-offsets, on a reader with no cap.
-  run bash -c "ulimit -v $JOB_MEMORY_KIB && exec timeout 20 python3 -c 'import sys; open(sys.argv[1], \"rb\").read()' '$WORK/big.json'"
-  [ "$status" -ne 0 ] || fail "python read 300 MB under a 256 MiB limit"
+  run -1 bash -c "ulimit -v $JOB_MEMORY_KIB && exec timeout 20 python3 -c 'import sys; open(sys.argv[1], \"rb\").read()' '$WORK/big.json'"
   assert_line --partial MemoryError
 }
 @test "an INI file above 256 KiB exits 3 under the Job's memory limit, before it is read" {

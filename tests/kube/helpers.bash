@@ -25,16 +25,8 @@ kit() {
     timeout "$t" "$MM2KIT_CACHE/venv/bin/python3" "$ROOT/tests/bed/bedkit.py" "$@"
 }
 
-# kc ARGS...: kubectl on the test cluster, in the test namespace, bounded: 120 s, or 30 s
-# more than a --timeout=Ns of its own (a rollout status or wait must end on its own timeout,
-# with its own message, not be cut by this bound; a loaded machine makes rollouts slow).
-kc() {
-  local a t=120
-  for a in "$@"; do
-    case $a in --timeout=*[0-9]s) a=${a#--timeout=} && t=$((${a%s} + 30)) ;; esac
-  done
-  timeout "$t" "$KUBE_BIN/kubectl" -n "$NS" "$@"
-}
+# shellcheck source=tests/kube/kc.bash
+. "$ROOT/tests/kube/kc.bash"
 
 # detach COMMAND...: COMMAND in the background with none of bats' descriptors (a process
 # holding one would keep bats waiting at the end of the run); $! is its PID.

@@ -16,14 +16,8 @@
 NS=mm2
 KW=$W/kube
 SVC_IP=198.18.21.80
-# kc ARGS...: kubectl in the namespace, bounded: 120 s, or 30 s more than its own --timeout=Ns.
-kc() {
-  local a t=120
-  for a in "$@"; do
-    case $a in --timeout=*[0-9]s) a=${a#--timeout=} && t=$((${a%s} + 30)) ;; esac
-  done
-  timeout "$t" "$KUBE_BIN/kubectl" -n "$NS" "$@"
-}
+# shellcheck source=tests/kube/kc.bash
+. "$root/tests/kube/kc.bash"
 
 declare -A PIP=() SEEN=() READY_SEEN=() TERM_SEEN=() STOP_SEEN=() RESTARTS=() PARTS=()
 LEADER=
