@@ -112,14 +112,11 @@ int job_load(struct job *j, const char *config_path)
     return MM2_OK;
 }
 
-static void on_retry(void *ctx, const char *what, long status, long wait_ms)
+static void on_retry(void *ctx, const char *what, long status, const char *why, long wait_ms)
 {
     struct job *j = ctx;
 
-    job_info(j, "%s answered HTTP %ld (%s); retrying in %ld ms", what, status,
-             status == 409 ? "a rebalance or a concurrent config change"
-                           : "a rebalance expected, or a race inside the worker",
-             wait_ms);
+    job_info(j, "%s answered HTTP %ld (%s); retrying in %ld ms", what, status, why, wait_ms);
 }
 
 enum mm2_status job_connect(struct job *j, struct mm2_error *err)

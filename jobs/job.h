@@ -170,8 +170,22 @@ const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, cons
 /* The plan's entry for source topic name, or NULL (recheck.c). */
 const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name);
 
+/* The remedy for a connector whose status reads UNASSIGNED with zero tasks (format: one %s, the
+ * connector's name). A status record written as a worker let the connector go can be resent
+ * after a newer one and win (KafkaStatusBackingStore retries a failed write; a connector's, unlike
+ * a task's, is not checked for staleness), e.g. across a restart of Connect's Kafka cluster. A
+ * second PUT .../stop writes no status, since WorkerConnector.suspend returns at once when the
+ * connector is already STOPPED; POST .../restart stops the connector and starts it again in its
+ * target state, and a new instance writes that state (STOPPED, or RUNNING if it was resumed). */
+#define JOB_STALE_STATUS                                                                           \
+    "likely a stale status record (one can outlive a restart of Connect's Kafka cluster while "    \
+    "the connector stays stopped, and PUT .../stop writes none for a connector already "           \
+    "stopped): POST /connectors/%s/restart (the connector alone) makes its worker write its "      \
+    "status afresh"
+
 /* The connector's live state against the plan: exists with the plan's config digest, STOPPED
- * with zero tasks. *exists tells whether it exists. Refusals go into r. */
+ * with zero tasks. *exists tells whether it exists. Refusals go into r; for UNASSIGNED with zero
+ * tasks, JOB_STALE_STATUS's remedy. */
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
                                       struct mm2_refusals *r, struct mm2_error *err);
 

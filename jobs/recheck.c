@@ -220,7 +220,12 @@ enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan
         return st;
     if (!s.exists)
         return MM2_OK; /* deleted between the two calls: treat it as found, the caller re-reads */
-    if (s.state != MM2_CSTATE_STOPPED)
+    if (s.state == MM2_CSTATE_UNASSIGNED && s.ntasks == 0)
+        mm2_refuse(r,
+                   "connector %s is UNASSIGNED with zero tasks, not STOPPED: " JOB_STALE_STATUS
+                   ", then run again [rule connector-state]",
+                   plan->connector, plan->connector);
+    else if (s.state != MM2_CSTATE_STOPPED)
         mm2_refuse(r,
                    "connector %s is %s, not STOPPED%s; offsets can only be written to a STOPPED "
                    "connector: PUT /connectors/%s/stop, check that its offsets have not moved "

@@ -71,7 +71,12 @@ static void compare_connector(struct job *j, const struct mm2_plan *plan, const 
         mismatch(j, m, "connector %s does not exist; run apply", plan->connector);
         return;
     }
-    if (l->s.state != MM2_CSTATE_STOPPED || l->s.ntasks != 0)
+    if (l->s.state == MM2_CSTATE_UNASSIGNED && l->s.ntasks == 0)
+        mismatch(j, m,
+                 "connector %s is UNASSIGNED with 0 tasks, not STOPPED with none: " JOB_STALE_STATUS
+                 ", then verify again",
+                 plan->connector, plan->connector);
+    else if (l->s.state != MM2_CSTATE_STOPPED || l->s.ntasks != 0)
         mismatch(j, m, "connector %s is %s with %zu tasks, not STOPPED with none", plan->connector,
                  mm2_cstate_name(l->s.state), l->s.ntasks);
     if (strcmp(l->digest, plan->config_digest) != 0)
@@ -186,10 +191,24 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
 void job_verify_failed(struct job *j, const char *prefix, const struct verify_result *vr,
                        const char *not_done)
 {
-    mm2_log_error(&j->log,
-                  "%s%zu mismatch%s: %zu of %zu planned partitions differ from the plan%s%s",
-                  prefix, vr->mismatches, vr->mismatches == 1 ? "" : "es", vr->partition_mismatches,
-                  vr->checked, not_done != NULL ? "; " : "", not_done != NULL ? not_done : "");
+    const char *es = vr->mismatches == 1 ? "" : "es", *sep = not_done != NULL ? "; " : "";
+
+    if (not_done == NULL)
+        not_done = "";
+    /* A mismatch of the connector itself (its state, its config) or of an offset the plan does
+     * not have is no planned partition's: the line says so rather than "0 of N differ". */
+    if (vr->partition_mismatches > 0)
+        mm2_log_error(
+            &j->log, "%s%zu mismatch%s: %zu of %zu planned partitions differ from the plan%s%s",
+            prefix, vr->mismatches, es, vr->partition_mismatches, vr->checked, sep, not_done);
+    else if (vr->checked > 0)
+        mm2_log_error(&j->log,
+                      "%s%zu mismatch%s, none in the offsets of the %zu planned partitions (they "
+                      "match the plan)%s%s",
+                      prefix, vr->mismatches, es, vr->checked, sep, not_done);
+    else
+        mm2_log_error(&j->log, "%s%zu mismatch%s; no planned partition was checked%s%s", prefix,
+                      vr->mismatches, es, sep, not_done);
 }
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */

@@ -155,7 +155,43 @@ static long jitter_ms(struct mm2_connect *c, long max)
     return max <= 0 ? 0 : (long)(x % (uint64_t)(max + 1));
 }
 
-/* One request, retried on 409 within the retry budget. On MM2_OK the caller owns resp. */
+/* Why an answer is retried, as the notify callback and the last error name it. */
+static const char why_409[] = "a rebalance or a concurrent config change";
+static const char why_500[] = "a rebalance expected, or a race inside the worker";
+static const char why_leader[] = "the worker cannot reach the Connect leader";
+/* RestClient.httpRequest's message when forwarding to the leader fails on the way. */
+static const char forward_io_error[] = "IO Error trying to forward REST request";
+
+/* An answer that passes like a 409: its reason, or NULL when it is the answer. */
+static const char *retry_reason(const char *method, long status, const char *msg, bool exists_409)
+{
+    if (status == 409)
+        /* POST /connectors: 409 is also AlreadyExistsException ("Connector x already exists"),
+         * which no retry changes. Every other 409 is a rebalance or a concurrent config change. */
+        return exists_409 && strstr(msg, "already exists") != NULL ? NULL : why_409;
+    if (status != 500)
+        return NULL;
+    /* Three 500s pass like a 409. DistributedHerder's "Request cannot be completed because a
+     * rebalance is expected" (RebalanceNeededException outside HerderRequestHandler). GET
+     * offsets' "Failed to retrieve offsets for source connector": Worker reads the worker-global
+     * store's in-memory partition set while its reader thread is still adding the records a
+     * PATCH just wrote (ConcurrentModificationException, seen on the bed with 10,000
+     * partitions). And RestClient's "IO Error trying to forward REST request: ..." (its
+     * IOException, TimeoutException and ExecutionException, as ConnectRestException 500): a
+     * request only the leader serves, forwarded to a leader that is gone (killed, cut off); the
+     * group elects another once the leader's session times out. Any other 500 is an answer. */
+    if (strstr(msg, "rebalance is expected") != NULL)
+        return why_500;
+    if (strcmp(method, "GET") == 0 &&
+        strstr(msg, "Failed to retrieve offsets for source connector") != NULL)
+        return why_500;
+    if (strncmp(msg, forward_io_error, sizeof(forward_io_error) - 1) == 0)
+        return why_leader;
+    return NULL;
+}
+
+/* One request, retried on 409 (and the 500s of retry_reason) within the retry budget. On MM2_OK
+ * the caller owns resp. */
 static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const char *path,
                                const char *body, size_t len, bool exists_409,
                                struct mm2_http_response *resp, struct mm2_error *err)
@@ -170,6 +206,7 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
         struct mm2_deadline dl;
         enum mm2_status st;
         char msg[MESSAGE_SHOW + 1];
+        const char *why;
 
         mm2_deadline_start(&dl, c->request_timeout_ms);
         c->requests++;
@@ -187,23 +224,18 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
         if (resp->status != 409 && resp->status != 500)
             return MM2_OK;
         body_message(resp, msg, sizeof(msg));
-        /* Two 500s pass like a 409: DistributedHerder's "Request cannot be completed because a
-         * rebalance is expected" (RebalanceNeededException outside HerderRequestHandler), and
-         * GET offsets' "Failed to retrieve offsets for source connector": Worker reads the
-         * worker-global store's in-memory partition set while its reader thread is still adding
-         * the records a PATCH just wrote (ConcurrentModificationException, seen on the bed with
-         * 10,000 partitions). Any other 500 is an answer. */
-        if (resp->status == 500 && strstr(msg, "rebalance is expected") == NULL &&
-            !(strcmp(method, "GET") == 0 &&
-              strstr(msg, "Failed to retrieve offsets for source connector") != NULL))
-            return MM2_OK;
-        /* POST /connectors: 409 is also AlreadyExistsException ("Connector x already exists"),
-         * which no retry changes. Every other 409 is a rebalance or a concurrent config change. */
-        if (exists_409 && strstr(msg, "already exists") != NULL)
+        why = retry_reason(method, resp->status, msg, exists_409);
+        if (why == NULL)
             return MM2_OK;
         if (mm2_deadline_remaining_ms(&budget) < wait) {
             long code = resp->status;
             mm2_http_response_free(resp);
+            if (why == why_leader)
+                return mm2_error_set(err, MM2_UNREACHABLE,
+                                     "%s: the Connect leader is unreachable: the worker answered "
+                                     "HTTP %ld for longer than the retry budget of %ld ms: %s; "
+                                     "run this again once the workers have a leader",
+                                     what, code, c->retry_budget_ms, msg);
             return mm2_error_set(err, MM2_UNREACHABLE,
                                  "%s: HTTP %ld for longer than the retry budget of %ld ms: %s",
                                  what, code, c->retry_budget_ms, msg);
@@ -212,7 +244,7 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
         if (wait >= BACKOFF_JITTER_FROM_MS)
             pause = wait / 2 + jitter_ms(c, wait / 2);
         if (c->notify != NULL)
-            c->notify(c->notify_ctx, what, resp->status, pause);
+            c->notify(c->notify_ctx, what, resp->status, why, pause);
         mm2_http_response_free(resp);
         sleep_ms(pause);
         wait = wait * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : wait * 2;

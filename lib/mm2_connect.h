@@ -10,13 +10,16 @@
  *     reads and writes after 90 s, so the default is a little above that). HTTP 409 (a rebalance
  *     in progress, or "stale configuration" during a concurrent config change), HTTP 500
  *     "Request cannot be completed because a rebalance is expected", and a GET's HTTP 500 "Failed
- *     to retrieve offsets for source connector" (a race inside the worker), are retried with
- *     backoff (250 ms doubling, at most 5 s apart) until the retry budget is spent; every retry is
- *     reported through the notify callback, if one is set, so the caller can show progress.
+ *     to retrieve offsets for source connector" (a race inside the worker), and HTTP 500 "IO Error
+ *     trying to forward REST request" (RestClient: the worker cannot reach the leader a write
+ *     must go to), are retried with backoff (250 ms doubling, at most 5 s apart) until the
+ *     retry budget is spent; every retry is reported through the notify callback, if one is
+ *     set, so the caller can show progress.
  *   - Status codes (docs/ARCHITECTURE.md §5): MM2_UNREACHABLE when Connect does not answer
- *     (or keeps answering 409 past the budget), MM2_UNEXPECTED for an answer that is not what
- *     the call expects (wrong status, body that is not the documented JSON), MM2_USAGE for a
- *     connector name this client will not put in a URL.
+ *     (or keeps answering one of those past the budget; for the leader's, the error says so),
+ *     MM2_UNEXPECTED for an answer that is not what the call expects (wrong status, body that
+ *     is not the documented JSON), MM2_USAGE for a connector name this client will not put in
+ *     a URL.
  *   - An answer is capped (mm2_limits.h) at MM2_CONNECT_BODY_MAX bytes, refused as soon as it
  *     passes them, and at MM2_JSON_VALUES_MAX JSON values, counted before it is parsed: both
  *     MM2_UNEXPECTED.
@@ -46,8 +49,9 @@
 struct mm2_connect;
 
 /* Called before each retry: what was asked ("PATCH /connectors/x/offsets"), the status that made
- * it retry, and how long it waits now. */
-typedef void (*mm2_connect_notify_fn)(void *ctx, const char *what, long status, long wait_ms);
+ * it retry, why such an answer is retried (a short phrase), and how long it waits now. */
+typedef void (*mm2_connect_notify_fn)(void *ctx, const char *what, long status, const char *why,
+                                      long wait_ms);
 
 /* A client for the Connect REST base URL (http[s]://host:port). */
 enum mm2_status mm2_connect_new(const char *url, long request_timeout_ms, long retry_budget_ms,

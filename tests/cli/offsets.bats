@@ -1060,7 +1060,34 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["state"], d["tasks"]]')" '[false, "RUNNING", 2]'
   # The connector's own mismatch is no partition's: all 4 match.
   assert_equal "${#stderr_lines[@]}" 2
-  assert_equal "${stderr_lines[1]}" "$E verify: error: 1 mismatch: 0 of 4 planned partitions differ from the plan"
+  assert_equal "${stderr_lines[1]}" "$E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
+}
+@test "verify of a connector UNASSIGNED with zero tasks exits 1 and names POST .../restart, not PUT .../stop, as the remedy" {
+  # A stale status record of a STOPPED connector (KafkaStatusBackingStore has no stale filter
+  # for connectors): a second PUT .../stop writes no status (WorkerConnector.suspend returns
+  # early when already STOPPED); a restart of the connector alone writes a fresh one.
+  make_plan
+  planned_offsets
+  start_fake offsets-unassigned
+  run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary --stderr verify 1 0 4
+  assert_equal "$stderr" "$E verify: error: mismatch: connector mirror-source is UNASSIGNED with 0 tasks, not STOPPED with none: likely a stale status record (one can outlive a restart of Connect's Kafka cluster while the connector stays stopped, and PUT .../stop writes none for a connector already stopped): POST /connectors/mirror-source/restart (the connector alone) makes its worker write its status afresh, then verify again
+$E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
+  printf '%s\n' "$output" >"$WORK/report.json"
+  assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["state"], d["tasks"], d["checked"]]')" '[false, "UNASSIGNED", 0, 4]'
+}
+@test "verify with the plan's offsets but one the plan does not have: the count says the planned partitions match" {
+  make_plan
+  offsets_answer '{"offsets": [
+  {"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": 99}},
+  {"partition": {"cluster": "src", "topic": "orders", "partition": 2}, "offset": {"offset": 49}},
+  {"partition": {"cluster": "src", "topic": "orders", "partition": 3}, "offset": {"offset": 1}},
+  {"partition": {"cluster": "src", "topic": "payments", "partition": 0}, "offset": {"offset": 6}}]}'
+  start_fake offsets-stopped
+  run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary --stderr verify 1 0 4
+  assert_equal "$stderr" "$E verify: error: mismatch: orders-3: an offset 1 that the plan does not have
+$E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
 }
 @test "verify of a connector that does not exist exits 1: run apply" {
   make_plan
@@ -1071,7 +1098,7 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   assert_equal "${stderr_lines[0]}" "$E verify: error: mismatch: connector mirror-source does not exist; run apply"
   # Nothing was checked.
   assert_equal "${#stderr_lines[@]}" 2
-  assert_equal "${stderr_lines[1]}" "$E verify: error: 1 mismatch: 0 of 0 planned partitions differ from the plan"
+  assert_equal "${stderr_lines[1]}" "$E verify: error: 1 mismatch; no planned partition was checked"
 }
 @test "verify against a closed port exits 4" {
   make_plan
@@ -1267,6 +1294,29 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
 $E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
 $E verify: error: GET /connectors/mirror-source/status: HTTP 500 for longer than the retry budget of 1000 ms: Request cannot be completed because a rebalance is expected"
+  assert_near_ms "$MS" 750 1600
+}
+@test "HTTP 500 \"IO Error trying to forward REST request\" (the leader gone) is retried: verify exits 0" {
+  # RestClient's answer when the worker cannot reach the leader it forwards to; the group elects
+  # another once the dead leader's session times out.
+  make_plan
+  planned_offsets
+  start_fake offsets-500-forward-twice
+  run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary --stderr verify 0 0 6
+  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
+$E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
+}
+@test "HTTP 500 \"IO Error trying to forward REST request\" past the retry budget exits 4: the leader unreachable, run again once there is one" {
+  ini_set retry.budget.seconds 1
+  make_plan
+  start_fake offsets-500-forward
+  timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary verify 4 0 3
+  assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
+$E verify: error: GET /connectors/mirror-source/status: the Connect leader is unreachable: the worker answered HTTP 500 for longer than the retry budget of 1000 ms: IO Error trying to forward REST request: java.net.ConnectException: Connection refused; run this again once the workers have a leader"
   assert_near_ms "$MS" 750 1600
 }
 @test "HTTP 500 \"Failed to retrieve offsets\" on GET offsets is retried like 409: verify exits 0" {

@@ -3,9 +3,10 @@
 
 Only for faults a real worker cannot be made to show at will (a server that never answers, a
 dripping or 10 MB body, garbage, a redirect loop, a FAILED task with a trace, 409 for ever, 500
-"a rebalance is expected", 500 "Failed to retrieve offsets", an offsets answer of the wrong shape
-or one that keeps changing); behaviour against a real worker is proven by the e2e tests on the
-bed.
+"a rebalance is expected", 500 "Failed to retrieve offsets", 500 "IO Error trying to forward REST
+request" for exactly as long as a test needs, an offsets answer of the wrong shape or one that
+keeps changing); behaviour against a real worker is proven by the e2e tests on the bed and the
+fault matrix (tests/faults).
 
     fake_connect.py MODE PORT_FILE [DIR]
 
@@ -110,6 +111,7 @@ MODES = {
     # mm2-offsets, in OffsetsHandler below:
     "offsets-stopped": {},    # STOPPED, zero tasks; PATCH 200, PUT resume 202, POST 201
     "offsets-running": {},    # RUNNING with two tasks
+    "offsets-unassigned": {},  # UNASSIGNED with zero tasks (a stale status of a STOPPED one)
     "offsets-absent": {},     # no such connector: 404 under /connectors/NAME
     "offsets-500": {},        # as offsets-stopped, but GET offsets is HTTP 500 with a message
     #                           that mm2-offsets does not retry (an answer, not a race)
@@ -117,6 +119,10 @@ MODES = {
     "offsets-409-twice": {},  # the first two requests HTTP 409, then as offsets-stopped
     "offsets-500-rebalance": {},        # every request HTTP 500 "a rebalance is expected"
     "offsets-500-rebalance-twice": {},  # the first two requests so, then as offsets-stopped
+    # A worker whose leader is gone: every request, or the first two, HTTP 500 "IO Error trying
+    # to forward REST request" (RestClient), then as offsets-stopped.
+    "offsets-500-forward": {},
+    "offsets-500-forward-twice": {},
     "offsets-huge": {},       # GET offsets announces a body above mm2-offsets' 16 MiB cap
     # GET offsets: HTTP 500 "Failed to retrieve offsets for source connector NAME" (Worker's
     # wrapped ConcurrentModificationException) every time, or the first two times.
@@ -200,6 +206,12 @@ REBALANCE = {"error_code": 500,
 OFFSETS_FAILED = {"error_code": 500,
                   "message": "Failed to retrieve source connector offsets: "
                              "org.apache.kafka.common.errors.TimeoutException: boom"}
+# RestClient.httpRequest: the request forwarded to a leader that is gone (its IOException,
+# TimeoutException or ExecutionException, as a ConnectRestException 500 through
+# ConnectExceptionMapper).
+FORWARD = {"error_code": 500,
+           "message": "IO Error trying to forward REST request: java.net.ConnectException: "
+                      "Connection refused"}
 # Worker.sourceConnectorOffsets, ConnectUtils.maybeWrap of a non-Connect exception.
 RETRIEVE_FAILED = "Failed to retrieve offsets for source connector %s"
 CAP = 16 * 1024 * 1024  # MM2_CONNECT_BODY_MAX (lib/mm2_limits.h)
@@ -248,6 +260,9 @@ class OffsetsHandler(Handler):
         if mode == "offsets-500-rebalance" or (mode == "offsets-500-rebalance-twice" and n <= 2):
             self.answer(500, REBALANCE)
             return
+        if mode == "offsets-500-forward" or (mode == "offsets-500-forward-twice" and n <= 2):
+            self.answer(500, FORWARD)
+            return
         name = self.connector["name"]
         base = "/connectors/" + name
         if self.path == "/" and method == "GET":
@@ -264,9 +279,11 @@ class OffsetsHandler(Handler):
         elif self.path == base + "/status" and method == "GET":
             running = mode == "offsets-running"
             tasks = [task(0), task(1, worker="10.0.0.2:8088")] if running else []
+            state = "RUNNING" if running else "STOPPED"
+            if mode == "offsets-unassigned":
+                state = "UNASSIGNED"
             self.answer(200, {"name": name, "type": "source", "tasks": tasks,
-                              "connector": {"state": "RUNNING" if running else "STOPPED",
-                                            "worker_id": "10.0.0.1:8088"}})
+                              "connector": {"state": state, "worker_id": "10.0.0.1:8088"}})
         elif self.path == base + "/offsets" and method == "GET":
             with OffsetsHandler.lock:
                 OffsetsHandler.offsets_gets += 1

@@ -200,7 +200,7 @@ if jobs:
     w("\n| mm2-offsets run | first run's exit | its error line | verify after the fault | rerun of apply | rerun's backup, its PATCH | check after resume |")
     w("| --- | --- | --- | --- | --- | --- | --- |")
     for j in jobs:
-        rerun = str(j["rerun_rc"]) + (f" (refused on a stale UNASSIGNED status first; then {j.get('remedy') or 'PUT .../stop'})"
+        rerun = str(j["rerun_rc"]) + (f" (refused on a stale UNASSIGNED status first; then {j.get('remedy') or 'the remedy it named'})"
                                       if j.get("stop_by_hand") else "")
         bp = "-"
         if "rerun_backup" in j:

@@ -18,7 +18,8 @@
 # 10 s, scheduled.rebalance.max.delay.ms 10 s, so the group expels the worker and moves its
 # tasks while it is away).  Then mm2-offsets under faults, each on a migration of its own:
 #   apply-leader-kill        the Connect leader SIGKILLed during apply (run 1 as the connector is
-#                            created, run 2 at the PATCH), the Job talking to another worker
+#                            created, run 2 at the PATCH), the Job talking to another worker: it
+#                            retries the worker's 500 "IO Error trying to forward REST request"
 #   apply-target-restart     the TARGET broker restarted during apply
 #   verify-target-restart    the TARGET broker restarted during verify
 #   patch-cut                the network between the Job and Connect cut at the PATCH (run 1:
@@ -357,28 +358,23 @@ job_after() {
   local held=$got held_plan=$equal
   fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
   rc2=$(fl_job_wait apply-rerun 300)
-  # A connector created STOPPED across a TARGET outage can read UNASSIGNED (a stale status
-  # record, see fl_running): apply refuses it [rule connector-state] and says to PUT .../stop
-  # and run again.  The operator's step, as the message gives it, then a second rerun.
+  # A connector created STOPPED across a TARGET outage can read UNASSIGNED with zero tasks (a
+  # stale status record, see fl_running): apply refuses it [rule connector-state] and names the
+  # remedy, POST /connectors/NAME/restart (a second PUT .../stop writes no status: the
+  # connector is already STOPPED on its worker, and WorkerConnector.suspend returns early).  The
+  # operator's step, taken from the message, then a second rerun; the remedy must give STOPPED.
   local stopped_by_hand=false remedy='' st
-  if [ "$rc2" = 1 ] && grep -qF 'is UNASSIGNED, not STOPPED' "$JD/apply-rerun.err" && grep -qF '[rule connector-state]' "$JD/apply-rerun.err"; then
+  if [ "$rc2" = 1 ] && grep -qF 'is UNASSIGNED with zero tasks, not STOPPED' "$JD/apply-rerun.err" && grep -qF '[rule connector-state]' "$JD/apply-rerun.err"; then
     stopped_by_hand=true
-    curl -s -o /dev/null -m 100 -X PUT "http://$(bed_worker_ip "$ask"):8088/connectors/$n/stop" || true
-    local end=$((SECONDS + 30))
+    local code said end
+    said=$(grep -oE "POST /connectors/$n/restart" "$JD/apply-rerun.err" | head -n 1)
+    code=$(curl -s -o "$JD/restart.out" -w '%{http_code}' -m 100 -X POST "http://$(bed_worker_ip "$ask"):8088/connectors/$n/restart" || true)
+    end=$((SECONDS + 60))
     until [ "$(fl_connector_state "$n" "$ask")" = STOPPED ] || [ $SECONDS -ge $end ]; do sleep 1; done
     st=$(fl_connector_state "$n" "$ask")
-    remedy="PUT /connectors/$n/stop (its message's remedy) made it $st"
-    # A connector already STOPPED on its worker writes no status for a second stop
-    # (WorkerConnector.suspend returns early), so a stale UNASSIGNED stays.  Restarting the
-    # connector alone makes its owner start it again in its target state, STOPPED: a fresh
-    # STOPPED status, and nothing runs.
-    if [ "$st" != STOPPED ]; then
-      local code
-      code=$(curl -s -o "$JD/restart.out" -w '%{http_code}' -m 100 -X POST "http://$(bed_worker_ip "$ask"):8088/connectors/$n/restart" || true)
-      end=$((SECONDS + 60))
-      until [ "$(fl_connector_state "$n" "$ask")" = STOPPED ] || [ $SECONDS -ge $end ]; do sleep 1; done
-      remedy="$remedy; POST /connectors/$n/restart answered $code and made it $(fl_connector_state "$n" "$ask") with $(fl_status "$n" "$ask" | jq '.tasks | length') tasks"
-    fi
+    remedy="${said:-no POST .../restart in the message}: HTTP $code, then $st with $(fl_status "$n" "$ask" | jq '.tasks | length') tasks"
+    check "$n.stale-status-remedy" "$([ -n "$said" ] && ! grep -qF "PUT /connectors/$n/stop" "$JD/apply-rerun.err" && [ "$st" = STOPPED ] && echo 0 || echo 1)" \
+      "apply refused the connector's UNASSIGNED status naming $remedy"
     log "$n: apply refused the UNASSIGNED connector; $remedy; running apply again"
     mv "$JD/apply-rerun.err" "$JD/apply-rerun-refused.err"
     fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
@@ -447,6 +443,12 @@ job_fault() { # FAULT RUN
       event sigkill fault="$f#$r" worker="$(bed_worker_name "$leader")" leader=true
       log "$n: leader (worker $leader) SIGKILLed at \"$trigger\"; the Job talks to worker $other"
       rc1=$(fl_job_wait apply 300)
+      # The worker forwards the create or the PATCH to the dead leader and answers HTTP 500 "IO
+      # Error trying to forward REST request" until the group has another: apply retries it
+      # within its budget, so it ends verified (0) or, past the budget, unreachable (4) naming
+      # the leader; never "unexpected answer" (5).
+      check "$n.leader-gone-retried" "$([ "$rc1" = 0 ] || [ "$rc1" = 4 ] && echo 0 || echo 1)" \
+        "apply exited $rc1 with the leader SIGKILLed at \"$trigger\" after $(grep -c 'cannot reach the Connect leader' "$JD/apply.err" || true) retries of the forward's HTTP 500: $(tail -n 1 "$JD/apply.err")"
       replace_worker "$leader"
       ;;
     apply-target-restart)
