@@ -82,6 +82,14 @@ enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
     }
     if (reason == NULL)
         return mm2_error_set(err, code, "[%s] %s", k->role, msg);
+    if (h->auth_failed && k->scram_nonce_bug)
+        return mm2_error_set(err, code,
+                             "[%s] %s (last librdkafka error: %s: %s); if the password is right, "
+                             "the brokers may be Kafka 4.x, which refuse every SCRAM login of "
+                             "librdkafka %s (before 2.6.1, librdkafka#4895): run mm2-offsets "
+                             "with librdkafka 2.6.1 or later, or use SSL client certificates",
+                             k->role, msg, rd_kafka_err2name((rd_kafka_resp_err_t)name),
+                             reason[0] != '\0' ? reason : "text withheld", rd_kafka_version_str());
     if (reason[0] == '\0')
         return mm2_error_set(err, code, "[%s] %s (last librdkafka error: %s, text withheld)",
                              k->role, msg, rd_kafka_err2name((rd_kafka_resp_err_t)name));
@@ -358,6 +366,14 @@ static bool has_feature(const char *features, const char *name)
         p = end != NULL ? end + 1 : NULL;
     }
     return false;
+}
+
+bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
+                               const char *sasl_mechanism)
+{
+    return version < 0x020601ff && security_protocol != NULL &&
+           strncasecmp(security_protocol, "sasl_", 5) == 0 && sasl_mechanism != NULL &&
+           strncasecmp(sasl_mechanism, "SCRAM-", 6) == 0;
 }
 
 bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
@@ -660,6 +676,7 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
         st = mm2k_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
     if (st == MM2_OK && !mm2_kafka_features_ok(features, proto, mech, why, sizeof(why)))
         st = mm2k_fail(k, err, MM2_CONFIG, "%s", why);
+    k->scram_nonce_bug = mm2_kafka_scram_nonce_bug(rd_kafka_version(), proto, mech);
     if (st == MM2_OK)
         st = set_own(k, "group.id", PRIVATE_GROUP, err);
     if (st == MM2_OK)

@@ -89,6 +89,15 @@ void mm2_kafka_free(struct mm2_kafka *k);
  * SASL_SSL need ssl. On false, a reason naming the property key and the missing feature (never
  * the value) goes into why (whylen bytes; why may be NULL). mm2_kafka_new applies it to the
  * linked librdkafka's builtin.features. */
+/* True when a librdkafka of this version (rd_kafka_version()'s 0xMMmmrrxx) fails every SCRAM
+ * login (sasl_mechanism SCRAM-*, case-insensitive; security_protocol SASL_*) to brokers that check
+ * the client-final nonce exactly, as Apache Kafka 4.x's ScramSaslServer does: before 2.6.1
+ * librdkafka repeated its own nonce there (librdkafka#4895), which Kafka 3.x's endsWith check let
+ * pass. mm2-offsets adds this to an authentication failure's message, since the broker answers
+ * "invalid credentials" for it as for a wrong password. */
+bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
+                               const char *sasl_mechanism);
+
 bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
                            const char *sasl_mechanism, char *why, size_t whylen);
 

@@ -44,6 +44,7 @@ struct mm2_kafka {
     char **hidden;         /* property values kept out of messages (mm2_secret_redact) */
     bool *secret;          /* hidden[i] is a secret's: hidden at any length */
     size_t nhidden;
+    bool scram_nonce_bug; /* mm2_kafka_scram_nonce_bug holds for the settings and the library */
     struct handle h[2];
 };
 

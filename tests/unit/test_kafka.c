@@ -325,6 +325,22 @@ static void test_new_with_no_properties_is_fine(void **state)
     mm2_kafka_free(k);
 }
 
+/* ---- mm2_kafka_scram_nonce_bug ----------------------------------------------------------- */
+
+static void test_scram_nonce_bug_before_2_6_1_only(void **state)
+{
+    (void)state;
+    assert_true(mm2_kafka_scram_nonce_bug(0x020002ff, "SASL_SSL", "SCRAM-SHA-512"));
+    assert_true(mm2_kafka_scram_nonce_bug(0x020600ff, "sasl_plaintext", "scram-sha-256"));
+    assert_false(mm2_kafka_scram_nonce_bug(0x020601ff, "SASL_SSL", "SCRAM-SHA-512"));
+    assert_false(mm2_kafka_scram_nonce_bug(0x020800ff, "SASL_SSL", "SCRAM-SHA-512"));
+    /* Other mechanisms and protocols do not run SCRAM at all. */
+    assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, "SASL_SSL", "PLAIN"));
+    assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, "SSL", "SCRAM-SHA-512"));
+    assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, NULL, "SCRAM-SHA-512"));
+    assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, "SASL_SSL", NULL));
+}
+
 /* ---- mm2_kafka_features_ok --------------------------------------------------------------- */
 
 #define ALL                                                                                        \
@@ -717,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_new_plain_without_credentials_is_refused_at_once),
         cmocka_unit_test(test_new_argument_checks),
         cmocka_unit_test(test_new_with_no_properties_is_fine),
+        cmocka_unit_test(test_scram_nonce_bug_before_2_6_1_only),
         cmocka_unit_test(test_features_plaintext_needs_nothing),
         cmocka_unit_test(test_features_ssl_needs_ssl),
         cmocka_unit_test(test_features_each_mechanism_needs_its_feature),
