@@ -235,8 +235,9 @@ k8s-check:
 	  MM2_CRD_SCHEMAS=$$(cat $(K8S_RENDER)/crds.dir) $(LINT_VENV)/bin/python tests/k8s/validate.py $(K8S_RENDER)/$$f.yaml >$(K8S_RENDER)/$$f.validate 2>&1 \
 	    || { cat $(K8S_RENDER)/$$f.validate; exit 1; }; tail -n 1 $(K8S_RENDER)/$$f.validate; done
 	@echo "  CONSISTENCY"
-	$(Q)$(LINT_VENV)/bin/python tests/k8s/consistency.py . <$(K8S_RENDER)/example.yaml >$(K8S_RENDER)/consistency 2>&1 \
-	  || { cat $(K8S_RENDER)/consistency; exit 1; }; tail -n 1 $(K8S_RENDER)/consistency
+	$(Q)for f in example tls; do \
+	  $(LINT_VENV)/bin/python tests/k8s/consistency.py . <$(K8S_RENDER)/$$f.yaml >$(K8S_RENDER)/$$f.consistency 2>&1 \
+	    || { cat $(K8S_RENDER)/$$f.consistency; exit 1; }; printf '%s: ' $$f; tail -n 1 $(K8S_RENDER)/$$f.consistency; done
 	@echo "  CHECKOV k8s"
 	$(Q)$(LINT_VENV)/bin/checkov -f $(K8S_RENDER)/example.yaml --framework kubernetes --quiet --compact --skip-download
 	$(Q)$(MAKE) --no-print-directory alerts-check

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cross-checks the rendered manifests against the sources they must agree
 with: environment variable names, ports, paths and UID/GID, read from
-entrypoint/*.c, probes/*.c, docker/mm2/Dockerfile, connect-mm2.properties and
+entrypoint/*.c, probes/*.c, docker/mm2/Dockerfile, the worker config the
+Deployment selects (MM2_WORKER_CONFIG, default connect-mm2.properties) and
 the Job's files, never from a second hand-kept list.
 
   consistency.py ROOT < rendered.yaml
@@ -49,7 +50,15 @@ def uncommented(text, marks="#"):
     return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith(tuple(marks)))
 
 
-props = uncommented(read("docker", "mm2", "connect-mm2.properties"))
+# The worker config the Deployment runs: MM2_WORKER_CONFIG names one of the image's profiles.
+dep_c = dep["spec"]["template"]["spec"]["containers"][0]
+profile_path = next((e.get("value") for e in dep_c.get("env", []) if e["name"] == "MM2_WORKER_CONFIG"),
+                    None) or "/etc/mm2/connect-mm2.properties"
+profile = os.path.basename(profile_path)
+check(profile_path == f"/etc/mm2/{profile}" and os.path.isfile(os.path.join(ROOT, "docker", "mm2", profile))
+      and f"docker/mm2/{profile}" in read("docker", "mm2", "Dockerfile"),
+      f"MM2_WORKER_CONFIG {profile_path} is a profile the image installs in /etc/mm2")
+props = uncommented(read("docker", "mm2", profile))
 prop_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", props))
 allow = re.search(r"^config\.providers\.env\.param\.allowlist\.pattern=\^\((.*)\)\$$", props, re.M)
 allowlist = set(allow.group(1).split("|")) if allow else set()
@@ -123,8 +132,22 @@ ini_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", uncommented(ini, ";#")))
 job_env = {e["name"] for e in jc.get("env", [])}
 check(ini_vars <= job_env, f"every ${{env:X}} of migration.ini is set in the Job: missing {sorted(ini_vars - job_env)}")
 mounts = {m["mountPath"] for m in jc["volumeMounts"]}
-for path in re.findall(r"(/etc/[\w./-]+)", script + ini):
+for path in re.findall(r"(/etc/[\w./-]+)", script + uncommented(ini, ";#")):
     check(any(path.startswith(m + "/") for m in mounts), f"{path} is under a mounted volume")
+# A Secret mounted with items: every file the INI names there is one of its items.
+vols = {v["name"]: v for v in job["spec"]["template"]["spec"].get("volumes", [])}
+for m in jc["volumeMounts"]:
+    items = vols.get(m["name"], {}).get("secret", {}).get("items")
+    for path in re.findall(r"(" + re.escape(m["mountPath"]) + r"/[\w./-]+)", uncommented(ini, ";#")):
+        check(items is None or path[len(m["mountPath"]) + 1:] in {i["path"] for i in items},
+              f"{path} is an item of the Secret mounted at {m['mountPath']}")
+connect_url = re.search(r"^url\s*=\s*(\S+)", uncommented(ini, ";#").split("[connect]", 1)[-1], re.M)
+if connect_url and connect_url.group(1).startswith("https://"):
+    check(re.search(r"^ca\.location\s*=", uncommented(ini, ";#"), re.M) is not None,
+          "an https [connect] url comes with its ca.location (the REST CA is rarely the system's)")
+rest_https = re.search(r"^listeners=https://", props, re.M) is not None
+check(connect_url is not None and connect_url.group(1).startswith("https://") == rest_https,
+      f"the Job's [connect] url speaks what the workers' REST listener does ({'https' if rest_https else 'http'})")
 
 # --- the Job against mm2-offsets' own sources --------------------------------------------
 jobs_main = read("jobs", "main.c")
