@@ -6,7 +6,7 @@ setup_suite() {
   local root
   root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   export BED_DIR=${BED_DIR:-$root/build/bed}
-  # Broker logs on the host, so faults.bats can kill a broker and start it again.
+  # Broker logs on the host, as on the fault matrix's bed: a broker restarted keeps its log.
   export BED_BROKER_DATA=${BED_BROKER_DATA:-1}
   mkdir -p "$BED_DIR"
   if ! timeout 400 "$root/tests/bed/bed.sh" up 3 >"$BED_DIR/up.log" 2>&1 3>&- </dev/null; then

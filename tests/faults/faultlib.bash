@@ -1,8 +1,8 @@
 # shellcheck shell=bash
-# Fault injection on the bed, shared by the fault matrix (tests/faults/run.sh) and its short
-# form in make test (tests/e2e/faults.bats).  Source after tests/bed/bed.env.  Every command
-# runs under timeout; a fault is always undone by its pair (fl_partition/fl_heal,
-# fl_freeze/fl_thaw) or by removing the container it was injected into.
+# Fault injection on the bed, shared by the fault matrix (tests/faults/run.sh, its short form
+# included) and the e2e test of a PATCH cut (tests/e2e/faults.bats).  Source after
+# tests/bed/bed.env.  Every command runs under timeout; a fault is always undone by its pair
+# (fl_partition/fl_heal, fl_freeze/fl_thaw) or by removing the container it was injected into.
 #
 # A worker is the container bed_worker_name I; its JVM is the container's PID 1
 # (mm2-entrypoint execs it), so the host PID podman reports is the JVM's.

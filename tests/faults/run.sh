@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # make faults: the fault matrix on real clusters.
 #
-#   tests/faults/run.sh [--runs N] [--only FAULT,...] [--keep]      (FAULTS_RUNS, FAULTS_ONLY, FAULTS_KEEP=1)
+#   tests/faults/run.sh [--runs N] [--only FAULT,...] [--short] [--keep]
+#                                      (FAULTS_RUNS, FAULTS_ONLY, FAULTS_SHORT=1, FAULTS_KEEP=1)
+#
+# --short (make faults-short, in make test): the TARGET broker SIGKILLed once (the fault that
+# costs Connect's internal topics and MM2's producer their broker at once, and duplicates the
+# most), 2 workers, 10 s of production before it; --only still picks the faults.
 #
 # A bed of its own (BED_NAME mm2kit-faults, 198.18.14.0/24, build/faults): SOURCE and TARGET
 # KRaft brokers whose logs survive a restart (BED_BROKER_DATA=1) and 3 Connect workers of the
@@ -39,19 +44,25 @@ root=$(cd "$here/../.." && pwd)
 
 REPL_FAULTS=(target-restart target-kill source-restart source-kill worker-partition worker-sigstop)
 JOB_FAULTS=(apply-leader-kill apply-target-restart verify-target-restart patch-cut)
-runs=${FAULTS_RUNS:-2}
+runs=${FAULTS_RUNS:-}
 only=${FAULTS_ONLY:-}
 keep=${FAULTS_KEEP:-}
+short=${FAULTS_SHORT:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=${2:-}; shift ;;
     --only) only=${2:-}; shift ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --short) short=1 ;;
+    -h | --help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'faults: unknown option %s\nTry %s --help\n' "$1" "$0" >&2; exit 2 ;;
   esac
   shift
 done
+if [ -n "$short" ]; then
+  : "${runs:=1}" "${only:=target-kill}"
+fi
+: "${runs:=2}"
 [[ "$runs" =~ ^[1-9][0-9]?$ ]] || { printf 'faults: --runs must be 1..99, got "%s"\n' "$runs" >&2; exit 2; }
 selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 for f in ${only//,/ }; do
@@ -117,15 +128,16 @@ rm -rf "$W"
 mkdir -p "$W" "$LOGS" "$W/ctl" "$W/job"
 trap finish EXIT
 T_START=$(now_ms)
-log "runs $runs per fault, ${only:-every fault}; $RATE records/s; bed $BED_NAME on $BED_SUBNET, files in $W"
+log "runs $runs per fault, ${only:-every fault}${short:+ (short)}; $RATE records/s; bed $BED_NAME on $BED_SUBNET, files in $W"
 
 # ---- the bed ----------------------------------------------------------------------------------
 WORKERS=(1 2 3)
+[ -z "$short" ] || WORKERS=(1 2)
 # The workers run the JMX exporter as the Deployment does (k8s/base: 18088), so what the alerts
 # read can be seen when Connect's REST status says something else (observe_status).
 METRICS_PORT=18088
 WORKER_ARGS=(-e "JMX_EXPORTER_PORT=$METRICS_PORT")
-log "bed: brokers with their logs on the host, 3 workers with the JMX exporter"
+log "bed: brokers with their logs on the host, ${#WORKERS[@]} workers with the JMX exporter"
 (
   timeout 400 "$BED" up 0 &&
     for i in "${WORKERS[@]}"; do timeout 120 "$BED" worker-start "$i" "${WORKER_ARGS[@]}" || exit 1; done &&
@@ -150,7 +162,7 @@ kit 14400 sample --source "$SRC" --target "$TGT" --topics "$TOPIC_NAMES" --contr
 SAMPLER=$!
 BG_PIDS+=("$SAMPLER")
 event phase name=producing start=true rate="$RATE"
-sleep 20
+sleep "$([ -n "$short" ] && echo 10 || echo 20)"
 
 # ---- waiting for the bed to be whole again ----------------------------------------------------------
 # caught_up SRC_JSON: the newest sample shows the target at or past SRC_JSON on every partition.
