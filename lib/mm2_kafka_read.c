@@ -199,7 +199,7 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
              committed ? "last stable offset" : "log end offset");
     st = mm2k_handle_get(k, committed, &h, err);
     if (st == MM2_OK)
-        st = mm2k_list_offsets(k, h, &tp, idx, 1, RD_KAFKA_OFFSET_END, &end, endwhat, dl, err);
+        st = mm2k_list_offsets(k, h, &tp, 1, RD_KAFKA_OFFSET_END, &end, endwhat, dl, err);
     free(idx);
     if (st != MM2_OK)
         return st;

@@ -12,6 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#include <stdlib.h>
+
 #include "mm2_kafka.h"
 
 #define CLOSED "127.0.0.1:1" /* nothing listens on port 1 */
@@ -712,10 +716,77 @@ static void test_librdkafka_error_text_is_withheld_for_a_short_secret(void **sta
     mm2_kafka_free(k);
 }
 
+/* ---- log offsets on a mock cluster ------------------------------------------------------- */
+
+#define MOCK_PARTITIONS 2100 /* three calls of mm2k_list_offsets' chunk of 1,000 */
+
+/* Log ends of 2,100 partitions asked in reverse order, on librdkafka's mock cluster of 3
+ * brokers: every partition gets its own answer, in the caller's order, across the calls of
+ * 1,000 that mm2_kafka_log_offsets makes. Partition p holds p % 3 records. */
+static void test_log_offsets_across_calls_keep_each_partitions_answer(void **state)
+{
+    char errstr[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_t *host, *prod;
+    rd_kafka_mock_cluster_t *mc;
+    struct mm2_kafka *k = NULL;
+    struct mm2_error err = {0};
+    struct mm2_deadline dl = later(60000);
+    struct mm2_tp *tps = calloc(MOCK_PARTITIONS, sizeof(*tps));
+    int64_t *s = calloc(MOCK_PARTITIONS, sizeof(*s)), *e = calloc(MOCK_PARTITIONS, sizeof(*e));
+    struct mm2_kv props[1];
+
+    (void)state;
+    assert_non_null(tps);
+    assert_non_null(s);
+    assert_non_null(e);
+    assert_int_equal(rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof(errstr)),
+                     RD_KAFKA_CONF_OK);
+    host = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    assert_non_null(host);
+    mc = rd_kafka_mock_cluster_new(host, 3);
+    assert_non_null(mc);
+    assert_int_equal(rd_kafka_mock_topic_create(mc, "t", MOCK_PARTITIONS, 1),
+                     RD_KAFKA_RESP_ERR_NO_ERROR);
+    conf = rd_kafka_conf_new();
+    assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
+                                       rd_kafka_mock_cluster_bootstraps(mc), errstr,
+                                       sizeof(errstr)),
+                     RD_KAFKA_CONF_OK);
+    assert_int_equal(rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof(errstr)),
+                     RD_KAFKA_CONF_OK);
+    prod = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    assert_non_null(prod);
+    for (int p = 0; p < MOCK_PARTITIONS; p++)
+        for (int r = 0; r < p % 3; r++)
+            assert_int_equal(rd_kafka_producev(prod, RD_KAFKA_V_TOPIC("t"), RD_KAFKA_V_PARTITION(p),
+                                               RD_KAFKA_V_VALUE("v", 1), RD_KAFKA_V_END),
+                             RD_KAFKA_RESP_ERR_NO_ERROR);
+    assert_int_equal(rd_kafka_flush(prod, 30000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    rd_kafka_destroy(prod);
+
+    props[0] = (struct mm2_kv){"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(mc)};
+    assert_int_equal(mm2_kafka_new("source", props, 1, &k, &err), MM2_OK);
+    for (int i = 0; i < MOCK_PARTITIONS; i++)
+        tps[i] = (struct mm2_tp){"t", MOCK_PARTITIONS - 1 - i};
+    assert_int_equal(mm2_kafka_log_offsets(k, tps, MOCK_PARTITIONS, s, e, NULL, &dl, &err), MM2_OK);
+    for (int i = 0; i < MOCK_PARTITIONS; i++) {
+        assert_int_equal(s[i], 0);
+        assert_int_equal(e[i], (MOCK_PARTITIONS - 1 - i) % 3);
+    }
+    mm2_kafka_free(k);
+    free(tps);
+    free(s);
+    free(e);
+    rd_kafka_mock_cluster_destroy(mc);
+    rd_kafka_destroy(host);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_new_sends_nothing),
+        cmocka_unit_test(test_log_offsets_across_calls_keep_each_partitions_answer),
         cmocka_unit_test(test_new_unknown_property_names_the_key_only),
         cmocka_unit_test(test_new_invalid_value_is_never_shown),
         cmocka_unit_test(test_new_invalid_security_protocol_is_never_shown),
