@@ -208,7 +208,7 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
 
     if (past == NULL) {
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-    } else if (job_read_offsets(j, plan->connector, &existing, &err) != MM2_OK ||
+    } else if (job_read_offsets(j, plan->connector, NULL, &existing, &err) != MM2_OK ||
                write_backup(j, plan, &existing, backup, digest, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else {

@@ -19,8 +19,25 @@ static bool offsets_equal(const struct mm2_source_offsets *a, const struct mm2_s
     return true;
 }
 
-enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_source_offsets *out,
-                                 struct mm2_error *err)
+/* o is exactly what the plan writes: its offsets, its nulls absent, nothing else. */
+static bool offsets_are_plan(const struct mm2_plan *plan, const struct mm2_source_offsets *o)
+{
+    size_t want = 0;
+
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        const struct mm2_source_offset *f =
+            mm2_source_offsets_find(o, plan->alias, e->topic, e->partition);
+
+        if (e->action == MM2_ACT_OFFSET ? f == NULL || f->offset != e->m : f != NULL)
+            return false;
+        want += e->action == MM2_ACT_OFFSET;
+    }
+    return o->n == want; /* the plan's partitions are distinct: nothing else is listed */
+}
+
+enum mm2_status job_read_offsets(struct job *j, const char *name, const struct mm2_plan *plan,
+                                 struct mm2_source_offsets *out, struct mm2_error *err)
 {
     struct mm2_source_offsets prev = {0};
     struct mm2_deadline dl;
@@ -37,6 +54,8 @@ enum mm2_status job_read_offsets(struct job *j, const char *name, struct mm2_sou
             return st;
         }
         if (++reads > 1 && offsets_equal(&prev, out))
+            break;
+        if (plan != NULL && offsets_are_plan(plan, out))
             break;
         if (mm2_deadline_expired(&dl)) {
             job_warn(j,

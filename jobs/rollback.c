@@ -173,7 +173,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
 
     if (rc != MM2_OK)
         return rc;
-    if (job_read_offsets(j, j->conn.name, &offs, &err) != MM2_OK)
+    if (job_read_offsets(j, j->conn.name, NULL, &offs, &err) != MM2_OK)
         return job_fail(j, &err);
     rows = calloc(offs.n + (plan != NULL ? plan->n : 0) + 1, sizeof(*rows));
     if (rows == NULL) {

@@ -60,7 +60,7 @@ static enum mm2_status read_live(struct job *j, const struct mm2_plan *plan, str
         st = mm2_connector_config_digest(config, plan->connector, l->digest, err);
     cJSON_Delete(config);
     if (st == MM2_OK && l->s.exists)
-        st = job_read_offsets(j, plan->connector, &l->offs, err);
+        st = job_read_offsets(j, plan->connector, plan, &l->offs, err);
     return st;
 }
 

@@ -997,8 +997,8 @@ $E resume: error: 1 refusal; the connector was not resumed"
   planned_offsets
   start_fake offsets-stopped
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  # GET status, GET config, and GET offsets twice: two reads 250 ms apart that agree.
-  assert_summary --stderr verify 0 0 4
+  # GET status, GET config, and GET offsets once: the first read equals the plan.
+  assert_summary --stderr verify 0 0 3
   local digest
   digest=$(json_get "$WORK/plan.json" 'd["digest"]')
   assert_equal "$stderr" "$E verify: info: all 4 partitions match the plan $digest"
@@ -1054,7 +1054,7 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   planned_offsets
   start_fake offsets-running
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  assert_summary --stderr verify 1 0 3
   assert_equal "${stderr_lines[0]}" "$E verify: error: mismatch: connector mirror-source is RUNNING with 2 tasks, not STOPPED with none"
   printf '%s\n' "$output" >"$WORK/report.json"
   assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["state"], d["tasks"]]')" '[false, "RUNNING", 2]'
@@ -1070,7 +1070,8 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   planned_offsets
   start_fake offsets-unassigned
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  # GET status, GET config, GET offsets once (it equals the plan).
+  assert_summary --stderr verify 1 0 3
   assert_equal "$stderr" "$E verify: error: mismatch: connector mirror-source is UNASSIGNED with 0 tasks, not STOPPED with none: likely a stale status record (one can outlive a restart of Connect's Kafka cluster while the connector stays stopped, and PUT .../stop writes none for a connector already stopped): POST /connectors/mirror-source/restart (the connector alone) makes its worker write its status afresh, then verify again
 $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
   printf '%s\n' "$output" >"$WORK/report.json"
@@ -1269,8 +1270,8 @@ $E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebal
   planned_offsets
   start_fake offsets-409-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  # Retries count: GET status three times, then config and two reads of the offsets.
-  assert_summary --stderr verify 0 0 6
+  # Retries count: GET status three times, then config and one read of the offsets (the plan).
+  assert_summary --stderr verify 0 0 5
   assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
 $E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
@@ -1280,7 +1281,7 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   planned_offsets
   start_fake offsets-500-rebalance-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 0 0 6
+  assert_summary --stderr verify 0 0 5
   assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
 $E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
@@ -1303,7 +1304,8 @@ $E verify: error: GET /connectors/mirror-source/status: HTTP 500 for longer than
   planned_offsets
   start_fake offsets-500-forward-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 0 0 6
+  # GET status three times, then config and one read of the offsets (the plan).
+  assert_summary --stderr verify 0 0 5
   assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
 $E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
@@ -1325,8 +1327,8 @@ $E verify: error: GET /connectors/mirror-source/status: the Connect leader is un
   planned_offsets
   start_fake offsets-500-retrieve-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  # GET status, GET config, GET offsets three times for the first read, once for the second.
-  assert_summary --stderr verify 0 0 6
+  # GET status, GET config, GET offsets three times for the one read (it equals the plan).
+  assert_summary --stderr verify 0 0 5
   assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
 $E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
@@ -1346,12 +1348,15 @@ $E verify: error: GET /connectors/mirror-source/offsets: HTTP 500 for longer tha
   # A worker still reading its offsets topic lists fewer partitions at first.
   make_plan
   printf '%s\n' '{"offsets": [{"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": 99}}]}' >"$WORK/offsets.1.json"
+  printf '%s\n' '{"offsets": [{"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": 99}},
+    {"partition": {"cluster": "src", "topic": "orders", "partition": 2}, "offset": {"offset": 49}}]}' >"$WORK/offsets.2.json"
   planned_offsets
   start_fake offsets-stopped
   timed -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  # GET status, GET config, GET offsets three times: 1 offset, then 3, then the same 3.
+  # GET status, GET config, GET offsets three times: 1 offset, then 2, then the plan's 3, which
+  # ends the reads (a read equal to the plan needs no second).
   assert_summary --stderr verify 0 0 5
-  assert_equal "$stderr" "$E verify: info: connector mirror-source: 3 offsets listed, 1 the read before: the worker is still reading its offsets topic; reading again
+  assert_equal "$stderr" "$E verify: info: connector mirror-source: 2 offsets listed, 1 the read before: the worker is still reading its offsets topic; reading again
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
   # Two waits of 250 ms between the three reads.
   assert_near_ms "$MS" 500 2000
