@@ -5,13 +5,16 @@
 #   it: its wall time (as the tool reports it, export's --stable-wait left out) and its Kafka and
 #   REST requests, for all the partitions and for one topic of them (the counts must not grow);
 #   beside the usual way: kafka-consumer-groups.sh --describe, parsed by a script into C - 1,
-#   then curl: POST the connector STOPPED, one PATCH, GET the offsets back and compare.
+#   then curl: POST the connector STOPPED, one PATCH, GET the offsets back and compare. Connect's
+#   own floor is that last part (create STOPPED + wait + PATCH + GET back): mm2-offsets' machine
+#   part is printed as a multiple of it. Each mm2-offsets command's peak RSS is measured in its
+#   container (the host's /usr/bin/time, mounted read-only) against the Job's memory limit.
 #   bench/offsets/run.sh [TOPICS [PARTITIONS [RECORDS_PER_PARTITION]]]
 # Needs the image (make image). Leaves nothing behind unless MM2KIT_KEEP_BED is set.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-export BED_NAME=${BED_NAME:-mm2kit-bo} BED_OCTET=${BED_OCTET:-13}
+export BED_NAME=${BED_NAME:-mm2kit-bo} BED_OCTET=${BED_OCTET:-17}
 export BED_DIR=${BED_DIR:-$root/build/bench-offsets}
 # shellcheck source=tests/bed/bed.env
 . "$root/tests/bed/bed.env"
@@ -84,20 +87,25 @@ ini all.json >"$w/all.ini"
 ini one.json >"$w/one.ini"
 chmod 0644 "$w"/*
 
-oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/last.err
+[ -x /usr/bin/time ] || { log "error: /usr/bin/time not found (apt-get install time)"; exit 3; }
+# The Job's memory limit, from the manifest.
+job_limit=$(sed -nE '/limits:/,/memory:/s/^ *memory: *([0-9]+)Mi$/\1/p' "$root/k8s/base/job-offsets.yaml" | head -1)
+oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/last.err, peak RSS
+  # (KiB) to $w/last.rss
+  rm -f "$w/last.rss"
   timeout 600 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=256m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
-    --memory 512m -v "$w:/work:rw" -w /work \
+    --memory 512m -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    --entrypoint mm2-offsets "$IMAGE" "$@" 2>"$w/last.err"
+    --entrypoint /bench-time "$IMAGE" -f %M -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.
 figures() {
   sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests?, ([0-9]+) REST requests?/\1 \2 \3 \4/p' "$w/last.err" |
     awk '{ print $1 - $2, $3, $4 }'
 }
-declare -A R
+declare -A R RSS
 run_set() { # SET: all or one
   local s=$1 step
   for step in export plan apply verify; do
@@ -108,11 +116,14 @@ run_set() { # SET: all or one
       verify) oj verify --config "$s.ini" --plan "$s-plan.json" >/dev/null ;;
     esac || { cat "$w/last.err" >&2; exit 1; }
     R[$s.$step]=$(figures)
+    RSS[$s.$step]=$(($(tail -n 1 "$w/last.rss") / 1024))
   done
 }
 log "mm2-offsets on $parts partitions (one topic), then on $total"
 run_set one
+tm=$(now_ms)
 run_set all
+log "mm2-offsets on $total partitions took $(($(now_ms) - tm)) ms of wall time in all (containers' starts included)"
 
 log "baseline: kafka-consumer-groups.sh --describe, a script, curl"
 cat >"$w/client.properties" <<PROPS
@@ -167,10 +178,12 @@ row() { # LABEL ONE ALL
 echo
 echo "bench/offsets: $total partitions ($topics topics x $parts), $recs records each, C = $((recs / 2)); 3 workers; 2 cores"
 echo
-printf '| %-8s | %22s | %22s |\n' step "mm2-offsets, $parts partitions" "mm2-offsets, $total partitions"
-printf '| %-8s | %11s | %5s | %4s | %11s | %5s | %4s |\n' "" wall Kafka REST wall Kafka REST
-echo "|----------|-------------|-------|------|-------------|-------|------|"
-for s in export plan apply verify; do row "$s" "${R[one.$s]}" "${R[all.$s]}"; done
+printf '| %-8s | %22s | %32s |\n' step "mm2-offsets, $parts partitions" "mm2-offsets, $total partitions"
+printf '| %-8s | %11s | %5s | %4s | %11s | %5s | %4s | %7s |\n' "" wall Kafka REST wall Kafka REST "peak RSS"
+echo "|----------|-------------|-------|------|-------------|-------|------|---------|"
+for s in export plan apply verify; do
+  row "$s" "${R[one.$s]}" "${R[all.$s]}" | sed "s/ |\$/ | $(printf '%4s MiB' "${RSS[all.$s]}") |/"
+done
 tot() { local s sum=0; for s in export plan apply verify; do sum=$((sum + ${R[$1.$s]%% *})); done; echo "$sum"; }
 tot_one=$(tot one)
 tot_all=$(tot all)
@@ -180,3 +193,9 @@ echo "usual way, $total partitions: kafka-consumer-groups.sh --describe $((t1 - 
 echo "  create STOPPED + wait $((t3 - t2)) ms, one PATCH $((t4 - t3)) ms, GET back $((t5 - t4)) ms: $((t5 - t0)) ms in all, 4+ REST requests,"
 echo "  and none of the checks (no second read, no log start/end, no target state, no digest, no verify of values)"
 echo "ratio, machine part: usual way / mm2-offsets = $(awk -v a=$((t5 - t0)) -v b="$tot_all" 'BEGIN { printf "%.2f", a / b }')"
+floor=$((t5 - t2))
+echo "Connect's own floor (create STOPPED + wait + PATCH + GET back): $floor ms;"
+echo "  mm2-offsets' machine part / floor = $(awk -v a="$tot_all" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') (goal: at most 1.30)"
+peak=0
+for k in "${!RSS[@]}"; do [[ $k != all.* ]] || [ "${RSS[$k]}" -le "$peak" ] || peak=${RSS[$k]}; done
+echo "peak RSS of one mm2-offsets command, $total partitions: $peak MiB; the Job's memory limit (k8s/base/job-offsets.yaml): ${job_limit:-?} MiB"
