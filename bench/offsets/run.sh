@@ -110,11 +110,12 @@ run_set() { # SET: all or one
   local s=$1 step
   for step in export plan apply verify; do
     case $step in
-      export) oj export --config "$s.ini" --out "$s-export.json" --stable-wait 1 >/dev/null ;;
-      plan) oj plan --config "$s.ini" --export "$s-export.json" --out "$s-plan.json" >/dev/null ;;
-      apply) oj apply --config "$s.ini" --plan "$s-plan.json" --backup "$s-backup.json" >/dev/null ;;
-      verify) oj verify --config "$s.ini" --plan "$s-plan.json" >/dev/null ;;
+      export) oj export -v --config "$s.ini" --out "$s-export.json" --stable-wait 1 >/dev/null ;;
+      plan) oj plan -v --config "$s.ini" --export "$s-export.json" --out "$s-plan.json" >/dev/null ;;
+      apply) oj apply -v --config "$s.ini" --plan "$s-plan.json" --backup "$s-backup.json" >/dev/null ;;
+      verify) oj verify -v --config "$s.ini" --plan "$s-plan.json" >/dev/null ;;
     esac || { cat "$w/last.err" >&2; exit 1; }
+    cp "$w/last.err" "$w/$s-$step.err"
     R[$s.$step]=$(figures)
     RSS[$s.$step]=$(($(tail -n 1 "$w/last.rss") / 1024))
   done
@@ -196,6 +197,9 @@ echo "ratio, machine part: usual way / mm2-offsets = $(awk -v a=$((t5 - t0)) -v 
 floor=$((t5 - t2))
 echo "Connect's own floor (create STOPPED + wait + PATCH + GET back): $floor ms;"
 echo "  mm2-offsets' machine part / floor = $(awk -v a="$tot_all" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') (goal: at most 1.30)"
+echo
+echo "where apply's time went, $total partitions (its -v phases):"
+sed -nE 's/^mm2-offsets apply: debug: (.*: [0-9]+ ms)$/  \1/p' "$w/all-apply.err"
 peak=0
 for k in "${!RSS[@]}"; do [[ $k != all.* ]] || [ "${RSS[$k]}" -le "$peak" ] || peak=${RSS[$k]}; done
 echo "peak RSS of one mm2-offsets command, $total partitions: $peak MiB; the Job's memory limit (k8s/base/job-offsets.yaml): ${job_limit:-?} MiB"
