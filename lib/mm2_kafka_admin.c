@@ -580,12 +580,23 @@ enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
         return mm2k_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
     snprintf(what, sizeof(what), "committed offsets of group '%.255s'", group);
     st = mm2k_tp_index(k, tps, n, &idx, err);
-    if (st == MM2_OK) {
-        struct admin_args a = {.group = group, .tps = tps, .idx = idx, .n = n, .out = out};
-
-        st = admin_run(k, ADMIN_COMMITTED, &a, dl, what, err);
-    }
     free(idx);
+    /* In calls of MM2K_PARTITIONS_PER_CALL: librdkafka 2.0.2 matches each partition of an
+     * OffsetFetch answer to the list it builds by linear search (rd_kafka_handle_OffsetFetch),
+     * quadratic in the partitions of one call. */
+    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
+        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+
+        idx = NULL;
+        st = mm2k_tp_index(k, tps + off, m, &idx, err);
+        if (st == MM2_OK) {
+            struct admin_args a = {
+                .group = group, .tps = tps + off, .idx = idx, .n = m, .out = out + off};
+
+            st = admin_run(k, ADMIN_COMMITTED, &a, dl, what, err);
+        }
+        free(idx);
+    }
     return st;
 }
 
@@ -652,7 +663,7 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
     return st;
 }
 
-/* The same on every partition, in calls of at most MM2K_LIST_OFFSETS_CHUNK partitions:
+/* The same on every partition, in calls of at most MM2K_PARTITIONS_PER_CALL partitions:
  * librdkafka 2.0.2 matches each partition of a call against lists of the whole call by linear
  * search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
  * rd_kafka_topic_partition_list_update over the answers), so one call costs CPU as the square of
@@ -667,8 +678,8 @@ enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const s
 {
     enum mm2_status st = mm2k_wait_up(k, h, dl, what, err);
 
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_LIST_OFFSETS_CHUNK) {
-        size_t m = n - off < MM2K_LIST_OFFSETS_CHUNK ? n - off : MM2K_LIST_OFFSETS_CHUNK;
+    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
+        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
 
         st = list_offsets_chunk(k, h, tps + off, m, ts, out + off, what, dl, err);
     }

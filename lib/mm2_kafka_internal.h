@@ -108,8 +108,10 @@ enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
  * their index in *out (malloc'd), so that answers in any order map back to the caller's. */
 enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
                               struct tpidx **out, struct mm2_error *err);
-/* Partitions per rd_kafka_offsets_for_times call (mm2k_list_offsets says why). */
-#define MM2K_LIST_OFFSETS_CHUNK ((size_t)1000)
+/* Partitions per rd_kafka_offsets_for_times or ListConsumerGroupOffsets call: librdkafka 2.0.2
+ * matches answers to lists by linear search, so one call's CPU grows as the square of its
+ * partitions (mm2k_list_offsets says where). */
+#define MM2K_PARTITIONS_PER_CALL ((size_t)1000)
 /* ListOffsets for timestamp ts (-2 log start, -1 end by h's isolation.level) on every
  * partition into out, in the caller's order, retried until the deadline; the caller has
  * checked tps (mm2k_tp_index). */
