@@ -54,8 +54,11 @@ static void usage(FILE *out)
     job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
-/* Polls until the new connector's status is STOPPED with zero tasks (a moment after the 201). */
-static enum mm2_status wait_stopped(struct job *j, const char *name, struct mm2_error *err)
+/* Polls until the connector's status is STOPPED with zero tasks (a moment after the 201, or
+ * after PUT .../stop when stopping). A RUNNING or PAUSED connector is another client's change,
+ * unless this run has just stopped it. */
+static enum mm2_status wait_stopped(struct job *j, const char *name, bool stopping,
+                                    struct mm2_error *err)
 {
     struct mm2_deadline dl;
     struct mm2_connector_status s = {0};
@@ -67,7 +70,8 @@ static enum mm2_status wait_stopped(struct job *j, const char *name, struct mm2_
             return st;
         if (s.exists && s.state == MM2_CSTATE_STOPPED && s.ntasks == 0)
             return MM2_OK;
-        if (s.exists && (s.state == MM2_CSTATE_RUNNING || s.state == MM2_CSTATE_PAUSED))
+        if (!stopping && s.exists &&
+            (s.state == MM2_CSTATE_RUNNING || s.state == MM2_CSTATE_PAUSED))
             return mm2_error_set(err, MM2_UNEXPECTED,
                                  "connector %s was created STOPPED but is %s: another client "
                                  "changed it; stop it and run again",
@@ -161,6 +165,138 @@ static enum mm2_status patch(struct job *j, const struct mm2_plan *plan, struct 
     return st;
 }
 
+/* Polls until the connector's config has the plan's digest (the worker that answers may read
+ * the config topic a moment after the one that wrote it). */
+static enum mm2_status wait_config(struct job *j, const struct mm2_plan *plan,
+                                   struct mm2_error *err)
+{
+    struct mm2_deadline dl;
+
+    mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
+    for (;;) {
+        char digest[MM2_DIGEST_TEXT_LEN + 1] = "";
+        cJSON *live = NULL;
+        enum mm2_status st = mm2_connect_config(j->connect, plan->connector, &live, err);
+
+        if (st == MM2_OK && live != NULL)
+            st = mm2_connector_config_digest(live, plan->connector, digest, err);
+        cJSON_Delete(live);
+        if (st != MM2_OK || strcmp(digest, plan->config_digest) == 0)
+            return st;
+        if (mm2_deadline_expired(&dl))
+            return mm2_error_set(err, MM2_UNREACHABLE,
+                                 "connector %s did not show the plan's config (%s) within %ld ms "
+                                 "of PUT .../config (last: %s)",
+                                 plan->connector, plan->config_digest, j->cfg.retry_budget_ms,
+                                 digest[0] != '\0' ? digest : "none");
+        job_sleep_ms(250);
+    }
+}
+
+/* The placeholder would copy nothing: MirrorSourceConnector.shouldReplicateTopic also takes a
+ * heartbeats topic whatever topics says, and the placeholder would then get a task for it. */
+static enum mm2_status placeholder_copies_nothing(struct job *j, const cJSON *placeholder,
+                                                  struct mm2_refusals *r, struct mm2_error *err)
+{
+    struct mm2_topic_list src = {0};
+    struct mm2_mirror *m = NULL;
+    struct mm2_deadline dl;
+    enum mm2_status st = mm2_mirror_new(placeholder, j->connect_version, &m, err);
+
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK)
+        st = mm2_kafka_topics(j->source, &dl, &src, err);
+    for (size_t i = 0; st == MM2_OK && i < src.n; i++)
+        if (mm2_mirror_replicates(m, src.v[i].name))
+            mm2_refuse(r,
+                       "topic %.200s on the source: Connect %s has no initial_state, so apply "
+                       "creates the connector with topics \"%s\" first, and MirrorSourceConnector "
+                       "would still copy this heartbeats topic before apply could stop it; "
+                       "create the connector STOPPED yourself on a newer Connect, or remove the "
+                       "topic from the source [rule placeholder]",
+                       src.v[i].name, j->connect_version, MM2_PLACEHOLDER_TOPICS);
+    mm2_topic_list_free(&src);
+    mm2_mirror_free(m);
+    return st;
+}
+
+/* Connect before 3.7 has no initial_state (KIP-980; its REST server refuses the unknown field):
+ * the connector is created with topics that match nothing (MM2_PLACEHOLDER_TOPICS), so that
+ * it has no task and writes no offset; then stopped; then given the plan's config, which a
+ * STOPPED connector takes without starting (KafkaConfigBackingStore keeps a connector's target
+ * state across a config update, and DistributedHerder asks for task configs only for a STARTED
+ * one). A run that finds the placeholder's config (one that stopped in between) goes on from
+ * the stop; any other connector found is left to find_or_create's judgement.
+ * docs/kafka-versions.md. Returns 0 or the exit code. */
+static int create_legacy(struct job *j, const struct mm2_plan *plan, bool *created)
+{
+    struct mm2_error err = {0};
+    struct mm2_refusals r = {0};
+    char ph_digest[MM2_DIGEST_TEXT_LEN + 1], live_digest[MM2_DIGEST_TEXT_LEN + 1] = "";
+    cJSON *ph = NULL, *live = NULL, *body = NULL;
+    int rc = MM2_OK;
+
+    if (mm2_connector_placeholder(j->conn.config, &ph, &err) != MM2_OK ||
+        mm2_connector_config_digest(ph, plan->connector, ph_digest, &err) != MM2_OK ||
+        mm2_connect_config(j->connect, plan->connector, &live, &err) != MM2_OK ||
+        (live != NULL &&
+         mm2_connector_config_digest(live, plan->connector, live_digest, &err) != MM2_OK)) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (live != NULL && strcmp(live_digest, ph_digest) != 0)
+        goto out; /* not the placeholder: judged like any existing connector */
+    if (live != NULL) {
+        job_info(j,
+                 "connector %s exists with the placeholder config an earlier apply created it "
+                 "with (topics \"%s\"): stopping it and writing the plan's config",
+                 plan->connector, MM2_PLACEHOLDER_TOPICS);
+    } else {
+        if (placeholder_copies_nothing(j, ph, &r, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+        if (r.n > 0) {
+            rc = job_refused(j, &r, "Connect was not changed");
+            goto out;
+        }
+        job_info(j,
+                 "Connect %s has no initial_state (Kafka 3.7, KIP-980): creating connector %s "
+                 "with topics \"%s\", which no topic matches, then stopping it",
+                 j->connect_version, plan->connector, MM2_PLACEHOLDER_TOPICS);
+        body = cJSON_CreateObject();
+        if (body == NULL || !cJSON_AddStringToObject(body, "name", plan->connector) ||
+            !cJSON_AddItemToObject(body, "config", ph)) {
+            rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
+            goto out;
+        }
+        ph = NULL; /* body owns it */
+        if (mm2_connect_create(j->connect, body, created, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+            goto out;
+        }
+        if (!*created)
+            goto out; /* it appeared meanwhile: judged like any existing connector */
+    }
+    if (mm2_connect_put_state(j->connect, plan->connector, "stop", &err) != MM2_OK ||
+        wait_stopped(j, plan->connector, true, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    job_info(j, "connector %s STOPPED with zero tasks; writing the plan's config (%s)",
+             plan->connector, plan->config_digest);
+    if (mm2_connect_put_config(j->connect, plan->connector, j->conn.config, &err) != MM2_OK ||
+        wait_config(j, plan, &err) != MM2_OK ||
+        wait_stopped(j, plan->connector, false, &err) != MM2_OK)
+        rc = job_fail(j, &err);
+out:
+    cJSON_Delete(body);
+    cJSON_Delete(ph);
+    cJSON_Delete(live);
+    mm2_refusals_free(&r);
+    return rc;
+}
+
 /* The connector found STOPPED with the plan's config, or created so; *created when this run
  * made it. Returns 0 or the exit code. */
 static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *created)
@@ -168,14 +304,25 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
     struct mm2_refusals r = {0};
     struct mm2_error err = {0};
     bool exists = false;
+    bool legacy = mm2_version_below(j->connect_version, 3, 7);
     int rc = MM2_OK;
 
     *created = false;
+    if (legacy) {
+        rc = create_legacy(j, plan, created);
+        if (rc != MM2_OK)
+            return rc;
+    }
     if (job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else if (r.n == 0 && exists) {
         job_info(j, "connector %s exists, STOPPED with zero tasks and the plan's config",
                  plan->connector);
+    } else if (r.n == 0 && legacy) {
+        (void)mm2_error_set(&err, MM2_UNEXPECTED,
+                            "connector %s was deleted while apply created it; run apply again",
+                            plan->connector);
+        rc = job_fail(j, &err);
     } else if (r.n == 0) {
         job_info(j, "creating connector %s STOPPED", plan->connector);
         if (create_stopped(j, plan, created, &err) != MM2_OK)
@@ -183,7 +330,7 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
         /* it appeared meanwhile: judge it like any existing one */
         else if (!*created && job_connector_stopped(j, plan, &exists, &r, &err) != MM2_OK)
             rc = job_fail(j, &err);
-        else if (r.n == 0 && wait_stopped(j, plan->connector, &err) != MM2_OK)
+        else if (r.n == 0 && wait_stopped(j, plan->connector, false, &err) != MM2_OK)
             rc = job_fail(j, &err);
     }
     if (rc == MM2_OK && r.n > 0)

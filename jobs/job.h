@@ -39,7 +39,8 @@ struct job {
     struct mm2_kafka *target;
     struct mm2_mirror *mirror;
     bool curl_up;
-    long waited_ms; /* time spent waiting on purpose (export's --stable-wait) */
+    long waited_ms;           /* time spent waiting on purpose (export's --stable-wait) */
+    char connect_version[64]; /* GET /'s version, once job_recheck has read it */
 };
 
 typedef int (*job_cmd_fn)(struct job *j, int argc, char **argv);

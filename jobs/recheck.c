@@ -174,8 +174,10 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
         return st;
     job_info(j, "re-checking the plan's facts: clusters, topics, partitions, log start");
     st = recheck_clusters(j, plan, &info, r, err);
-    if (st == MM2_OK)
+    if (st == MM2_OK) {
+        (void)snprintf(j->connect_version, sizeof(j->connect_version), "%s", info.version);
         st = job_mirror(j, info.version, err);
+    }
     if (st == MM2_OK)
         st = recheck_topics(j, plan, r, err);
     if (st == MM2_OK)

@@ -641,6 +641,26 @@ enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, c
     return MM2_OK;
 }
 
+enum mm2_status mm2_connect_put_config(struct mm2_connect *c, const char *name, const cJSON *config,
+                                       struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    char *text = mm2_json_print(config, false);
+    enum mm2_status st;
+
+    if (text == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "PUT config: cannot print the body");
+    st = connector_call(c, "PUT", name, "/config", text, strlen(text), path, sizeof(path), &r, err);
+    free(text);
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200 && r.status != 201)
+        return unexpected("PUT", path, &r, err);
+    mm2_http_response_free(&r);
+    return MM2_OK;
+}
+
 enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err)
 {
     char path[MM2_CONNECT_NAME_MAX + 32];

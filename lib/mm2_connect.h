@@ -141,6 +141,10 @@ enum mm2_status mm2_connect_patch_offsets(struct mm2_connect *c, const char *nam
 enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, const char *verb,
                                       struct mm2_error *err);
 
+/* PUT /connectors/{name}/config with config (a string map; 200 updated or 201 created). */
+enum mm2_status mm2_connect_put_config(struct mm2_connect *c, const char *name, const cJSON *config,
+                                       struct mm2_error *err);
+
 /* DELETE /connectors/{name} (204; 404 counts as done). */
 enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err);
 

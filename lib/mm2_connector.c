@@ -236,3 +236,56 @@ void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, str
                    c->name, reset != NULL ? "\"" : "", reset != NULL ? reset : "unset",
                    reset != NULL ? "\"" : "");
 }
+
+enum mm2_status mm2_connector_placeholder(const cJSON *config, cJSON **out, struct mm2_error *err)
+{
+    cJSON *c = cJSON_IsObject(config) ? cJSON_Duplicate(config, true) : NULL;
+    cJSON *t = cJSON_CreateString(MM2_PLACEHOLDER_TOPICS);
+
+    *out = NULL;
+    if (c == NULL || t == NULL) {
+        cJSON_Delete(c);
+        cJSON_Delete(t);
+        return mm2_error_set(err, MM2_UNEXPECTED, "placeholder config: out of memory");
+    }
+    if (cJSON_GetObjectItemCaseSensitive(c, "topics") != NULL)
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "topics", t);
+    else if (!cJSON_AddItemToObject(c, "topics", t)) {
+        cJSON_Delete(c);
+        cJSON_Delete(t);
+        return mm2_error_set(err, MM2_UNEXPECTED, "placeholder config: out of memory");
+    }
+    *out = c;
+    return MM2_OK;
+}
+
+/* The whole number at *p (at most 4 digits), advancing p; -1 when there is none. */
+static long version_part(const char **p)
+{
+    long v = 0;
+    int n = 0;
+
+    while (**p >= '0' && **p <= '9' && n < 5) {
+        v = v * 10 + (**p - '0');
+        (*p)++;
+        n++;
+    }
+    return n == 0 || n > 4 ? -1 : v;
+}
+
+bool mm2_version_below(const char *version, long major, long minor)
+{
+    const char *p = version;
+    long a, b;
+
+    if (p == NULL)
+        return false;
+    a = version_part(&p);
+    if (a < 0 || *p != '.')
+        return false;
+    p++;
+    b = version_part(&p);
+    if (b < 0 || (*p != '\0' && *p != '.' && *p != '-'))
+        return false;
+    return a < major || (a == major && b < minor);
+}

@@ -44,6 +44,19 @@ enum mm2_status mm2_connector_config_digest(const cJSON *config, const char *nam
                                             char out[MM2_DIGEST_TEXT_LEN + 1],
                                             struct mm2_error *err);
 
+/* A topics value no topic name can match ('/' is not a legal topic-name character, Kafka's
+ * Topic.validate): on a Connect without initial_state (before 3.7, KIP-980) apply first creates
+ * the connector with it, so that it starts with nothing to copy, stops it, then PUTs the real
+ * config (docs/kafka-versions.md). */
+#define MM2_PLACEHOLDER_TOPICS "mm2kit/placeholder"
+
+/* A copy of config (a string map) with "topics" set to MM2_PLACEHOLDER_TOPICS. */
+enum mm2_status mm2_connector_placeholder(const cJSON *config, cJSON **out, struct mm2_error *err);
+
+/* True when version ("X.Y", "X.Y.Z", "X.Y.Z-suffix": GET /'s "version") is below major.minor;
+ * false when it is not, or does not start with two whole numbers. */
+bool mm2_version_below(const char *version, long major, long minor);
+
 /* The connector JSON against docs/ARCHITECTURE.md §6.3: connector.class MirrorSourceConnector,
  * offset.consistency.enabled, emit.offset-syncs.enabled, sync.topic.configs.enabled and
  * sync.topic.acls.enabled false, source.consumer.auto.offset.reset earliest when needs_earliest

@@ -26,7 +26,7 @@
 #define HEARTBEATS "heartbeats" /* ReplicationPolicy.heartbeatsTopic() */
 
 enum rules {
-    RULES_3,  /* 3.7.x-3.9.x */
+    RULES_3,  /* 3.6.x-3.9.x */
     RULES_40, /* 4.0.x-4.1.x */
     RULES_42, /* 4.2.x-4.3.x: ValidList.anyNonDuplicateValues on topics, topics.exclude */
 };
@@ -225,7 +225,7 @@ static enum mm2_status parse_version(const char *v, enum rules *out, struct mm2_
         p += n + (i < 2 ? 1 : 0);
     }
     /* Checked: the defaults and rules below are the same across each line's sources. */
-    if (part[0] == 3 && part[1] >= 7 && part[1] <= 9)
+    if (part[0] == 3 && part[1] >= 6 && part[1] <= 9)
         *out = RULES_3;
     else if (part[0] == 4 && part[1] <= 1)
         *out = RULES_40;
@@ -237,7 +237,7 @@ static enum mm2_status parse_version(const char *v, enum rules *out, struct mm2_
 unknown:
     return mm2_error_set(err, MM2_CONFIG,
                          "Kafka version \"%.*s\" is not one whose MirrorMaker 2 topic rules "
-                         "mm2-offsets knows (3.7.x-3.9.x, 4.0.x-4.3.x)",
+                         "mm2-offsets knows (3.6.x-3.9.x, 4.0.x-4.3.x)",
                          SHOW_MAX, v);
 }
 

@@ -28,6 +28,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "mm2_connector.h"
 #include "mm2_topics.h"
 
 #define TOPICS_PER_CASE 16
@@ -1013,7 +1014,7 @@ static void test_unknown_policy_or_filter_class_refused(void **state)
 
 static void test_version_known_lines_accepted(void **state)
 {
-    static const char *const known[] = {"3.7.0", "3.7.2", "3.8.1", "3.9.0", "3.9.1",
+    static const char *const known[] = {"3.6.2", "3.7.0", "3.7.2", "3.8.1", "3.9.0", "3.9.1",
                                         "4.0.0", "4.1.1", "4.2.0", "4.3.0", "4.3.1"};
 
     (void)state;
@@ -1021,9 +1022,68 @@ static void test_version_known_lines_accepted(void **state)
         mm2_mirror_free(mirror_ok(known[i], "{\"source.cluster.alias\":\"src\"}"));
 }
 
+/* The placeholder apply creates a connector with on Connect 3.6 (no initial_state): its topics
+ * match no topic name, whatever the config had; a heartbeats topic is still replicated (apply
+ * refuses then); the rest of the config is kept. */
+static void test_placeholder_matches_nothing_but_heartbeats(void **state)
+{
+    static const char *const configs[] = {
+        "{\"source.cluster.alias\":\"src\",\"topics\":\".*\"}",
+        "{\"source.cluster.alias\":\"src\"}",
+        "{\"source.cluster.alias\":\"src\",\"topics\":\"orders,payments\",\"replication.policy."
+        "class\":\"org.apache.kafka.connect.mirror.IdentityReplicationPolicy\"}",
+    };
+    static const char *const names[] = {
+        "orders", "payments", "mm2kit", "placeholder", "mm2kit.placeholder", "mm2kit_placeholder",
+        "a"};
+    struct mm2_error err;
+
+    (void)state;
+    for (size_t i = 0; i < N(configs); i++) {
+        cJSON *cfg = cJSON_Parse(configs[i]), *ph = NULL;
+        struct mm2_mirror *m = NULL;
+
+        assert_non_null(cfg);
+        assert_int_equal(mm2_connector_placeholder(cfg, &ph, &err), MM2_OK);
+        assert_string_equal(cJSON_GetObjectItemCaseSensitive(ph, "topics")->valuestring,
+                            MM2_PLACEHOLDER_TOPICS);
+        assert_string_equal(
+            cJSON_GetObjectItemCaseSensitive(ph, "source.cluster.alias")->valuestring, "src");
+        assert_int_equal(cJSON_GetArraySize(ph),
+                         cJSON_GetArraySize(cfg) +
+                             (cJSON_GetObjectItemCaseSensitive(cfg, "topics") == NULL));
+        assert_int_equal(mm2_mirror_new(ph, "3.6.2", &m, &err), MM2_OK);
+        for (size_t k = 0; k < N(names); k++)
+            assert_false(mm2_mirror_replicates(m, names[k]));
+        assert_true(mm2_mirror_replicates(m, "heartbeats"));
+        mm2_mirror_free(m);
+        cJSON_Delete(ph);
+        cJSON_Delete(cfg);
+    }
+}
+
+static void test_version_below(void **state)
+{
+    (void)state;
+    assert_true(mm2_version_below("3.6.2", 3, 7));
+    assert_true(mm2_version_below("3.6", 3, 7));
+    assert_true(mm2_version_below("3.6.0-SNAPSHOT", 3, 7));
+    assert_true(mm2_version_below("2.8.2", 3, 7));
+    assert_false(mm2_version_below("3.7.0", 3, 7));
+    assert_false(mm2_version_below("3.10.0", 3, 7));
+    assert_false(mm2_version_below("4.0.0", 3, 7));
+    assert_false(mm2_version_below("4.3.1", 3, 7));
+    assert_false(mm2_version_below("", 3, 7));
+    assert_false(mm2_version_below(NULL, 3, 7));
+    assert_false(mm2_version_below("3", 3, 7));
+    assert_false(mm2_version_below("3.x", 3, 7));
+    assert_false(mm2_version_below("3.6x", 3, 7));
+    assert_false(mm2_version_below("99999.1", 3, 7));
+}
+
 static void test_version_unknown_refused(void **state)
 {
-    static const char *const unknown[] = {"3.6.2",     "2.8.0", "4.4.0",  "5.0.0",   "4.3",
+    static const char *const unknown[] = {"3.5.2",     "2.8.0", "4.4.0",  "5.0.0",   "4.3",
                                           "4.3.1-ccs", "",      " 4.3.1", "4.3.1.0", "4..1"};
     struct mm2_mirror *m = NULL;
     struct mm2_error err;
@@ -1037,7 +1097,7 @@ static void test_version_unknown_refused(void **state)
     cJSON_Delete(cfg);
     expect_refused("4.4.0", "{\"source.cluster.alias\":\"src\"}",
                    "Kafka version \"4.4.0\" is not one whose MirrorMaker 2 topic rules "
-                   "mm2-offsets knows (3.7.x-3.9.x, 4.0.x-4.3.x)");
+                   "mm2-offsets knows (3.6.x-3.9.x, 4.0.x-4.3.x)");
 }
 
 /* From the sources (no jar run): each line keeps the rules of the version checked above. */
@@ -1242,6 +1302,8 @@ int main(void)
         cmocka_unit_test(test_unknown_policy_or_filter_class_refused),
         cmocka_unit_test(test_version_known_lines_accepted),
         cmocka_unit_test(test_version_unknown_refused),
+        cmocka_unit_test(test_placeholder_matches_nothing_but_heartbeats),
+        cmocka_unit_test(test_version_below),
         cmocka_unit_test(test_version_lines_take_their_rules),
         cmocka_unit_test(test_config_provider_reference_refused),
         cmocka_unit_test(test_non_string_value_refused),
