@@ -1,8 +1,8 @@
 /*
  * mm2_topics: MirrorSourceConnector.shouldReplicateTopic and formatRemoteTopic in C (see
  * mm2_topics.h). Each function below names the Kafka method it mirrors; the Kafka sources read
- * are 3.7.2, 3.8.1, 3.9.1, 4.0.0, 4.1.1, 4.2.0 and 4.3.1 (connect-mirror, connect-mirror-client,
- * clients' ConfigDef and ConfigUtils).
+ * are 3.6.2, 3.7.2, 3.8.1, 3.9.1, 4.0.0, 4.1.1, 4.2.0 and 4.3.1 (connect-mirror,
+ * connect-mirror-client, clients' ConfigDef and ConfigUtils).
  *
  * Regexes. DefaultTopicFilter joins the entries of topics (and of topics.exclude) with "|" and
  * compiles the result as ONE java.util.regex.Pattern, matched with Matcher.matches() (the whole

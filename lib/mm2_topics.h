@@ -20,7 +20,7 @@
  *     4.2 an empty entry in topics / topics.exclude) is MM2_CONFIG too.
  *   - The rules that depend on the Kafka version are taken for the version Connect reports in
  *     GET / ("4.3.1", "3.9.1", ...: MAJOR.MINOR.PATCH, digits only), any patch of a known line:
- *       3.7.x-3.9.x  topics.exclude default ".*[\-\.]internal, .*\.replica, __.*", and its
+ *       3.6.x-3.9.x  topics.exclude default ".*[\-\.]internal, .*\.replica, __.*", and its
  *                    deprecated alias topics.blacklist used when topics.exclude is absent;
  *                    heartbeats always replicated; internal: "__*", ".*", "*.internal",
  *                    "*-internal", "*<sep>internal";
