@@ -718,9 +718,9 @@ static void test_librdkafka_error_text_is_withheld_for_a_short_secret(void **sta
 
 /* ---- log offsets on a mock cluster ------------------------------------------------------- */
 
-#define MOCK_PARTITIONS 2100 /* three calls of mm2k_list_offsets' chunk of 1,000 */
+#define MOCK_PARTITIONS 1100 /* two calls of mm2_kafka_admin.c's 1,000 partitions */
 
-/* Log ends of 2,100 partitions asked in reverse order, on librdkafka's mock cluster of 3
+/* Log ends of 1,100 partitions asked in reverse order, on librdkafka's mock cluster of 3
  * brokers: every partition gets its own answer, in the caller's order, across the calls of
  * 1,000 that mm2_kafka_log_offsets makes. Partition p holds p % 3 records. Then the committed
  * offsets of a group, also read in calls of 1,000. */
