@@ -76,6 +76,9 @@ enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
     if (h != NULL && h->auth_failed) { /* it explains everything after it */
         reason = h->auth_reason;
         name = h->auth_err;
+    } else if (h != NULL && h->tls_failed) {
+        reason = h->tls_reason;
+        name = h->tls_err;
     } else if (h != NULL && h->last_err != 0) {
         reason = h->last_reason;
         name = h->last_err;
@@ -190,15 +193,37 @@ static void on_error(rd_kafka_t *rk, int e, const char *reason, void *opaque)
         h->auth_err = e;
         memcpy(h->auth_reason, h->last_reason, sizeof(h->auth_reason));
     }
+    if (!h->tls_failed && mm2_kafka_tls_hopeless(e, reason)) {
+        h->tls_failed = true;
+        h->tls_err = e;
+        memcpy(h->tls_reason, h->last_reason, sizeof(h->tls_reason));
+    }
     if (h->too_big == 0)
         h->too_big = answer_too_big(reason, &h->too_big_cap);
 }
 
-/* True when waiting longer changes nothing: a broker refused the credentials, or sent an answer
- * above receive.message.max.bytes (librdkafka would ask again for ever). */
+bool mm2_kafka_tls_hopeless(int err, const char *reason)
+{
+    if (reason == NULL)
+        return false;
+    /* A handshake this client ended: it did not verify the broker, or got an alert in it. */
+    if (err == RD_KAFKA_RESP_ERR__SSL)
+        return strstr(reason, "SSL handshake failed") != NULL &&
+               (strstr(reason, "certificate verify failed") != NULL ||
+                strstr(reason, " alert ") != NULL);
+    /* TLS 1.3: the client's handshake is done before the broker checks the client's certificate,
+     * so the broker's alert comes with the first read ("Receive failed: ... alert certificate
+     * unknown", Java's answer to an expired one). */
+    return err == RD_KAFKA_RESP_ERR__TRANSPORT && strstr(reason, "SSL routines") != NULL &&
+           strstr(reason, " alert ") != NULL;
+}
+
+/* True when waiting longer changes nothing: a broker refused the credentials, a TLS handshake
+ * failed for good, or a broker sent an answer above receive.message.max.bytes (librdkafka would
+ * ask again for ever). */
 bool mm2k_hopeless(const struct handle *h)
 {
-    return h->auth_failed || h->too_big > 0;
+    return h->auth_failed || h->tls_failed || h->too_big > 0;
 }
 
 /* The status and message of a hopeless handle. */
@@ -207,6 +232,14 @@ enum mm2_status mm2k_hopeless_fail(const struct mm2_kafka *k, const struct handl
 {
     if (h->auth_failed)
         return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
+    if (h->tls_failed)
+        return mm2k_fail_with_last_error(
+            k, h, err, MM2_UNREACHABLE, "%s: TLS handshake failed: %s", what,
+            strstr(h->tls_reason, "certificate verify failed") != NULL
+                ? "the broker's certificate was not verified (is ssl.ca.location the CA that "
+                  "signed it, and does it name the host in bootstrap.servers?)"
+                : "the broker refused this client's certificate (ssl.certificate.location: is it "
+                  "signed by the broker's CA, and still valid?)");
     return mm2k_fail(k, err, MM2_UNEXPECTED,
                      "%s: a broker answered %lld bytes, above receive.message.max.bytes (%lld; "
                      "mm2-offsets caps it at %ld, " MM2_LIMITS_WHY ")",

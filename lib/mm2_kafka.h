@@ -98,6 +98,15 @@ void mm2_kafka_free(struct mm2_kafka *k);
 bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
                                const char *sasl_mechanism);
 
+/* True when librdkafka's error err with text reason (error_cb's) is a TLS handshake failure that
+ * waiting does not mend: this client did not verify the broker's certificate ("certificate verify
+ * failed": a CA other than the one in ssl.ca.location, a name or address the certificate does not
+ * carry, an expired certificate), or the broker sent a TLS alert (it refused this client's
+ * certificate: expired, unknown CA, none given), in the handshake or, with TLS 1.3, at the first
+ * read after it.  mm2-offsets then stops at once, exit 4,
+ * instead of retrying until its deadline. */
+bool mm2_kafka_tls_hopeless(int err, const char *reason);
+
 bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
                            const char *sasl_mechanism, char *why, size_t whylen);
 

@@ -281,10 +281,10 @@ static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struc
                               const struct mm2_deadline *dl, const char *what,
                               struct mm2_error *err)
 {
-    if (mm2k_hopeless(h) || mm2k_auth_error(a->e))
-        return h->too_big > 0 ? mm2k_hopeless_fail(k, h, what, err)
-                              : mm2k_fail_with_last_error(k, h, err, MM2_CONFIG,
-                                                          "%s: authentication failed", what);
+    if (mm2k_hopeless(h))
+        return mm2k_hopeless_fail(k, h, what, err);
+    if (mm2k_auth_error(a->e))
+        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
     if (!mm2k_retriable(a->e)) {
         if (a->topic != NULL)
             return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,

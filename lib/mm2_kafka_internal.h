@@ -34,6 +34,9 @@ struct handle {
     bool auth_failed;
     int auth_err;
     char auth_reason[REASON_MAX];
+    bool tls_failed; /* a TLS handshake failed in a way waiting does not mend */
+    int tls_err;
+    char tls_reason[REASON_MAX];
     long long too_big; /* the size of an answer above receive.message.max.bytes, 0 = none */
     long long too_big_cap;
 };

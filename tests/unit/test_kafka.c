@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <librdkafka/rdkafka.h>
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -343,6 +344,39 @@ static void test_scram_nonce_bug_before_2_6_1_only(void **state)
     assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, "SSL", "SCRAM-SHA-512"));
     assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, NULL, "SCRAM-SHA-512"));
     assert_false(mm2_kafka_scram_nonce_bug(0x020002ff, "SASL_SSL", NULL));
+}
+
+/* ---- mm2_kafka_tls_hopeless --------------------------------------------------------------- */
+
+static void test_tls_hopeless_only_for_verification_and_alerts(void **state)
+{
+    (void)state;
+    /* librdkafka's texts for a wrong CA or host, and for a broker refusing our certificate. */
+    assert_true(mm2_kafka_tls_hopeless(
+        RD_KAFKA_RESP_ERR__SSL, "ssl://198.18.12.11:9095/bootstrap: SSL handshake failed: "
+                                "error:0A000086:SSL routines::certificate verify failed: broker "
+                                "certificate could not be verified (after 5ms in state "
+                                "SSL_HANDSHAKE)"));
+    assert_true(mm2_kafka_tls_hopeless(RD_KAFKA_RESP_ERR__SSL,
+                                       "ssl://h:9095/bootstrap: SSL handshake failed: "
+                                       "ssl/record/rec_layer_s3.c:1584: error:0A000415:SSL "
+                                       "routines::sslv3 alert certificate expired: SSL alert "
+                                       "number 45"));
+    /* TLS 1.3: the broker's alert for an expired client certificate, at the first read. */
+    assert_true(mm2_kafka_tls_hopeless(
+        RD_KAFKA_RESP_ERR__TRANSPORT,
+        "ssl://198.18.12.11:9095/bootstrap: Receive failed: error:0A000416:SSL routines::sslv3 "
+        "alert certificate unknown: SSL alert number 46 (after 1ms in state APIVERSION_QUERY)"));
+    /* A handshake or a read cut by a restarting broker is retried; so is any other error. */
+    assert_false(mm2_kafka_tls_hopeless(RD_KAFKA_RESP_ERR__SSL,
+                                        "ssl://h:9095/bootstrap: SSL handshake failed: "
+                                        "Disconnected: connection reset by peer"));
+    assert_false(mm2_kafka_tls_hopeless(RD_KAFKA_RESP_ERR__TRANSPORT,
+                                        "ssl://h:9095/bootstrap: Receive failed: Connection reset "
+                                        "by peer (after 3ms in state UP)"));
+    assert_false(mm2_kafka_tls_hopeless(RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN,
+                                        "1/1 brokers are down: SSL routines alert "));
+    assert_false(mm2_kafka_tls_hopeless(RD_KAFKA_RESP_ERR__SSL, NULL));
 }
 
 /* ---- mm2_kafka_features_ok --------------------------------------------------------------- */
@@ -813,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_new_argument_checks),
         cmocka_unit_test(test_new_with_no_properties_is_fine),
         cmocka_unit_test(test_scram_nonce_bug_before_2_6_1_only),
+        cmocka_unit_test(test_tls_hopeless_only_for_verification_and_alerts),
         cmocka_unit_test(test_features_plaintext_needs_nothing),
         cmocka_unit_test(test_features_ssl_needs_ssl),
         cmocka_unit_test(test_features_each_mechanism_needs_its_feature),
