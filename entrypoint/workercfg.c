@@ -351,6 +351,51 @@ static size_t count_blocks(const char *text, const char *label)
     return n;
 }
 
+/* The value of one base64 character, or -1. */
+static int b64_value(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* True when the ENCRYPTED PRIVATE KEY block in text is PBES2 (RFC 8018; OID 1.2.840.113549.1.5.13
+ * right after the EncryptedPrivateKeyInfo's two SEQUENCE headers), read from the first base64
+ * characters of the block only. */
+static bool encrypted_key_is_pbes2(const char *text)
+{
+    static const unsigned char oid[] = {0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+                                        0xf7, 0x0d, 0x01, 0x05, 0x0d};
+    const char *begin = "-----BEGIN ENCRYPTED PRIVATE KEY-----";
+    const char *s = strstr(text, begin);
+    unsigned char der[32];
+    size_t n = 0;
+    unsigned long acc = 0;
+    int bits = 0;
+
+    if (s == NULL)
+        return false;
+    for (s += strlen(begin); *s != '\0' && *s != '-' && n < sizeof der; s++) {
+        int v = b64_value(*s);
+        if (v < 0)
+            continue; /* line breaks */
+        acc = (acc << 6) | (unsigned long)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            der[n++] = (unsigned char)((acc >> bits) & 0xff);
+        }
+    }
+    for (size_t i = 0; i + sizeof oid <= n; i++)
+        if (memcmp(der + i, oid, sizeof oid) == 0)
+            return true;
+    return false;
+}
+
 static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_problems *p)
 {
     size_t certs = count_blocks(text, "CERTIFICATE");
@@ -371,10 +416,12 @@ static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_pr
         return;
     }
     if (other_key && clear + enc == 0)
-        mm2_problems_add(p,
-                         "%s=%.*s holds a traditional (RSA/EC) private key, which Kafka's PEM "
-                         "keystore does not read; convert it with 'openssl pkcs8 -topk8'",
-                         f->key, SHOW, f->path);
+        mm2_problems_add(
+            p,
+            "%s=%.*s holds a traditional (RSA/EC) private key, which Kafka's PEM "
+            "keystore does not read; convert it with 'openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES' (or "
+            "-nocrypt without ssl.key.password)",
+            f->key, SHOW, f->path);
     else if (clear + enc != 1)
         mm2_problems_add(p,
                          "%s=%.*s must hold exactly one PKCS#8 private key (-----BEGIN [ENCRYPTED] "
@@ -389,6 +436,13 @@ static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_pr
         mm2_problems_add(p,
                          "%s=%.*s holds an encrypted key, and ssl.key.password beside it is not "
                          "set; set it (from ${env:...})",
+                         f->key, SHOW, f->path);
+    if (enc == 1 && encrypted_key_is_pbes2(text))
+        mm2_problems_add(p,
+                         "%s=%.*s holds a PBES2-encrypted key (openssl 3's default), which Kafka's "
+                         "PEM keystore cannot decrypt on this image's Java 17 (\"PBES2 "
+                         "SecretKeyFactory not available\"); re-encrypt it with 'openssl pkcs8 "
+                         "-topk8 -v1 PBE-SHA1-3DES'",
                          f->key, SHOW, f->path);
     if (enc == 0 && clear == 1 && f->key_password)
         mm2_problems_add(p,

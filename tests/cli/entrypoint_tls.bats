@@ -26,7 +26,9 @@ make_pki() {
     -subj /CN=connect -out "$w/client.csr" 2>/dev/null
   openssl x509 -req -in "$w/client.csr" -CA "$d/target/ca.crt" -CAkey "$w/ca.key" -CAcreateserial \
     -days 1 -out "$w/client.crt" 2>/dev/null
-  KEYPW=$KEYPW openssl pkcs8 -topk8 -v2 aes-256-cbc -in "$w/client.key" -passout env:KEYPW -out "$w/client.enc"
+  # PBES1 (PKCS#12 PBE, 3DES): Java 17's Kafka cannot decrypt PBES2, openssl 3's default.
+  KEYPW=$KEYPW openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -in "$w/client.key" -passout env:KEYPW -out "$w/client.enc"
+  KEYPW=$KEYPW openssl pkcs8 -topk8 -v2 aes-256-cbc -in "$w/client.key" -passout env:KEYPW -out "$w/client.pbes2"
   cat "$w/client.enc" "$w/client.crt" >"$d/target/keystore.pem"
   printf '\x30\x82\x01\x00' >"$d/rest/keystore.p12"
   printf '\x30\x82\x01\x00' >"$d/rest/truststore.p12"
@@ -124,9 +126,17 @@ setup() {
   chmod 0644 "$FAKE/tls/target/keystore.pem"
   with -u CONNECT_SASL_JAAS_CONFIG "MM2_TARGET_SSL_KEY_PASSWORD=$KEYPW"
   run -3 ep
-  assert_line --index 0 "$E ssl.keystore.location=$FAKE/tls/target/keystore.pem holds a traditional (RSA/EC) private key, which Kafka's PEM keystore does not read; convert it with 'openssl pkcs8 -topk8'"
+  assert_line --index 0 "$E ssl.keystore.location=$FAKE/tls/target/keystore.pem holds a traditional (RSA/EC) private key, which Kafka's PEM keystore does not read; convert it with 'openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES' (or -nocrypt without ssl.key.password)"
   assert_line --index 1 "$E ssl.keystore.location=$FAKE/tls/target/keystore.pem holds no certificate; a PEM keystore is the private key followed by its certificate chain"
   assert_equal "${#lines[@]}" 2
+}
+
+@test "a PBES2-encrypted key (openssl 3's default) is refused: Java 17's Kafka cannot decrypt it" {
+  profile connect-mm2-mtls.properties
+  cat "$FAKE/pki/client.pbes2" "$FAKE/pki/client.crt" >"$FAKE/tls/target/keystore.pem"
+  with -u CONNECT_SASL_JAAS_CONFIG "MM2_TARGET_SSL_KEY_PASSWORD=$KEYPW"
+  run -3 ep
+  assert_output "$E ssl.keystore.location=$FAKE/tls/target/keystore.pem holds a PBES2-encrypted key (openssl 3's default), which Kafka's PEM keystore cannot decrypt on this image's Java 17 (\"PBES2 SecretKeyFactory not available\"); re-encrypt it with 'openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES'"
 }
 
 @test "an unencrypted key with ssl.key.password set is refused" {
