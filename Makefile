@@ -68,7 +68,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
-        alerts-check alerts-e2e kube-e2e kube-up kube-down
+        alerts-check alerts-e2e kube-e2e kube-up kube-down tls-e2e tls-e2e-short
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -166,6 +166,17 @@ kube-up: image
 	$(Q)tests/kube/cluster.sh up
 kube-down:
 	$(Q)tests/kube/cluster.sh down
+
+# The TLS profiles on a TLS bed (tests/tls: BED_SECURITY, a CA made per run, 198.18.12.0/24):
+# replication over SASL_SSL/SCRAM-SHA-512 and mTLS, REST over HTTPS with forwarding, mm2-offsets'
+# cutover over TLS and its TLS failures, the entrypoint's refusals, the secret sweep.
+tls-e2e: image
+	$(Q)tests/run-bats tests/tls
+# The short form make test runs (the tests tagged short): one worker of the SASL_SSL/SCRAM
+# profile with REST over HTTPS copies every record and answers mm2-probe --cacert; mm2-offsets'
+# five TLS failures; the entrypoint's refusal; the sweep.
+tls-e2e-short: image
+	$(Q)tests/run-bats --filter-tags short tests/tls
 
 bed-smoke: image
 	$(Q)rm -f build/bed/bed-smoke.line
@@ -319,6 +330,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory alerts-e2e
 	$(Q)$(MAKE) --no-print-directory compat-short
 	$(Q)$(MAKE) --no-print-directory faults-short
+	$(Q)$(MAKE) --no-print-directory tls-e2e-short
 
 clean:
 	rm -rf build

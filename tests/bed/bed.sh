@@ -7,6 +7,13 @@
 #   bed.sh worker-start I [podman run args...] [-- command...]   start worker I (1..9)
 #   bed.sh worker-wait I [SECONDS]               wait for worker I's /health 200 (before 3.9: /connectors)
 #   bed.sh kit ARGS...       run bedkit.py (Kafka client) with the bed's credentials
+#   bed.sh rest-url I PATH   the URL of worker I's REST PATH (https with BED_REST_HTTPS=1)
+#   bed.sh rest-curl-args I  curl's options for that URL, one a line (CA, --connect-to)
+#
+# BED_SECURITY (bed.env) other than sasl_plaintext: a TLS bed (tls-certs.sh
+# makes its CA in $BED_DIR/tls; brokers get SASL_SSL/SCRAM-SHA-512 and SSL
+# listeners, SCRAM users added at format time); workers run the matching
+# profile of docker/mm2/ with the TLS files mounted read-only, as a Secret would be.
 #
 # Every wait has a timeout.  Exit codes: 0 ok, 2 usage, 4 something did not come up.
 set -euo pipefail
@@ -45,7 +52,7 @@ down() {
   # podman's CNI backend keeps a removed network's host-local IPAM state
   # (/var/lib/cni/networks/NAME): gone with the network, so down leaves the host as up found it.
   podman network exists "$BED_NET" || rm -rf "/var/lib/cni/networks/$BED_NET"
-  rm -rf "$BED_DIR/data"
+  rm -rf "$BED_DIR/data" "$(tls_dir)"
 }
 
 # drop_stale_rules: the forwarding rules podman's CNI firewall plugin left for this bed's
@@ -62,15 +69,26 @@ drop_stale_rules() {
   return 0
 }
 
+tls_bed() { [ "$BED_SECURITY" != sasl_plaintext ]; }
+tls_dir() { printf '%s/tls' "$BED_DIR"; }
+
 broker_props() { # name ip log-dir
+  local listeners="SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://127.0.0.1:9093"
+  local advertised="SASL_PLAINTEXT://$2:9092"
+  local map="CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
+  if tls_bed; then
+    listeners+=",SASL_SSL://0.0.0.0:$BED_SASL_SSL_PORT,SSL://0.0.0.0:$BED_SSL_PORT,WRONGHOST://0.0.0.0:$BED_WRONGHOST_PORT"
+    advertised+=",SASL_SSL://$2:$BED_SASL_SSL_PORT,SSL://$2:$BED_SSL_PORT,WRONGHOST://$2:$BED_WRONGHOST_PORT"
+    map+=",SASL_SSL:SASL_SSL,SSL:SSL,WRONGHOST:SSL"
+  fi
   cat <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:9093
-listeners=SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://127.0.0.1:9093
-advertised.listeners=SASL_PLAINTEXT://$2:9092
+listeners=$listeners
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+listener.security.protocol.map=$map
 inter.broker.listener.name=SASL_PLAINTEXT
 sasl.enabled.mechanisms=PLAIN
 sasl.mechanism.inter.broker.protocol=PLAIN
@@ -95,6 +113,22 @@ PROPS
   if [ "$BED_AUTHORIZER" = 1 ]; then
     printf '%s\n' "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer" \
       "super.users=User:$BED_ADMIN_USER;User:$BED_CONNECT_USER;User:ANONYMOUS"
+  fi
+  if tls_bed; then
+    # SASL_SSL takes SCRAM-SHA-512 only (a PLAIN login there is refused); SSL
+    # requires a client certificate; WRONGHOST presents a certificate whose
+    # SAN is another address.  Keystores are PEM (KIP-651), the CA a PEM list.
+    cat <<PROPS
+listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+ssl.keystore.type=PEM
+ssl.keystore.location=/etc/bed/tls/$1.pem
+ssl.truststore.type=PEM
+ssl.truststore.location=/etc/bed/tls/ca.crt
+listener.name.ssl.ssl.client.auth=required
+listener.name.wronghost.ssl.keystore.type=PEM
+listener.name.wronghost.ssl.keystore.location=/etc/bed/tls/wronghost.pem
+PROPS
   fi
 }
 
@@ -153,15 +187,22 @@ start_broker() { # name ip [image]
     logs=/var/lib/kafka/logs
     data=(-v "$BED_DIR/data/$name:/var/lib/kafka:rw")
   fi
-  broker_props "$name" "$ip" "$logs" >"$BED_DIR/$name.properties"
+  broker_props "${name##*-}" "$ip" "$logs" >"$BED_DIR/$name.properties"
   chmod 0644 "$BED_DIR/$name.properties"
+  local format="kafka-storage.sh format --ignore-formatted --cluster-id=$id -c /etc/bed/server.properties"
+  if tls_bed; then
+    data+=(-v "$(tls_dir):/etc/bed/tls:ro")
+    # SCRAM credentials are KRaft metadata: written at format time (KIP-900).
+    format+=" --add-scram 'SCRAM-SHA-512=[name=$BED_ADMIN_USER,password=$BED_ADMIN_PASSWORD]'"
+    format+=" --add-scram 'SCRAM-SHA-512=[name=$BED_CONNECT_USER,password=$BED_CONNECT_PASSWORD]'"
+  fi
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
     --entrypoint /bin/bash "$image" -c \
-    "kafka-storage.sh format --ignore-formatted --cluster-id=$id -c /etc/bed/server.properties >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
+    "$format >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
 }
 
@@ -169,16 +210,72 @@ start_broker() { # name ip [image]
 # Downward API supplied by hand, as podman cannot).
 worker_env_args() { # i
   printf '%s\n' \
-    -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_BOOTSTRAP" \
     -e "CONNECT_GROUP_ID=$BED_GROUP" \
     -e "CONNECT_CONFIG_STORAGE_TOPIC=$BED_CONFIG_TOPIC" \
     -e "CONNECT_OFFSET_STORAGE_TOPIC=$BED_OFFSET_TOPIC" \
     -e "CONNECT_STATUS_STORAGE_TOPIC=$BED_STATUS_TOPIC" \
-    -e "CONNECT_SASL_JAAS_CONFIG=$BED_JAAS" \
-    -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_JAAS" \
-    -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_JAAS" \
     -e "POD_IP=$(bed_worker_ip "$1")" \
     -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS"
+  local d; d=$(tls_dir)
+  case "$BED_SECURITY" in
+    sasl_plaintext)
+      printf '%s\n' -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_BOOTSTRAP" \
+        -e "CONNECT_SASL_JAAS_CONFIG=$BED_JAAS" \
+        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_JAAS" ;;
+    sasl_ssl)
+      local profile=connect-mm2-sasl-ssl.properties
+      [ "$BED_REST_HTTPS" = 1 ] && profile=connect-mm2-sasl-ssl-https.properties
+      printf '%s\n' -e "MM2_WORKER_CONFIG=/etc/mm2/$profile" \
+        -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_IP:$BED_SASL_SSL_PORT" \
+        -e "CONNECT_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" \
+        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" \
+        -v "$d/mount/source:/etc/mm2/tls/source:ro" -v "$d/mount/target:/etc/mm2/tls/target:ro"
+      if [ "$BED_REST_HTTPS" = 1 ]; then
+        printf '%s\n' -e "MM2_REST_KEYSTORE_PASSWORD=$BED_TLS_STORE_PASSWORD" \
+          -e "MM2_REST_TRUSTSTORE_PASSWORD=$BED_TLS_STORE_PASSWORD" \
+          -v "$d/mount/rest:/etc/mm2/tls/rest:ro"
+      fi ;;
+    ssl)
+      printf '%s\n' -e "MM2_WORKER_CONFIG=/etc/mm2/connect-mm2-mtls.properties" \
+        -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_IP:$BED_SSL_PORT" \
+        -e "MM2_SOURCE_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
+        -e "MM2_TARGET_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
+        -v "$d/mount/source:/etc/mm2/tls/source:ro" -v "$d/mount/target:/etc/mm2/tls/target:ro" ;;
+    *) die "BED_SECURITY must be sasl_plaintext, sasl_ssl or ssl, got '$BED_SECURITY'" 2 ;;
+  esac
+}
+
+# The TLS files as the profiles expect them (docker/mm2/README.md): one
+# directory per cluster and one for REST, as Secrets mounted there would be.
+tls_make() {
+  local d i workers=(); d=$(tls_dir)
+  for i in 1 2 3 4 5 6 7 8 9; do workers+=("$(bed_worker_ip "$i")"); done
+  BED_TLS_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD BED_TLS_STORE_PASSWORD=$BED_TLS_STORE_PASSWORD \
+    "$here/tls-certs.sh" "$d" "$BED_SRC_IP" "$BED_TGT_IP" "${workers[@]}"
+  local c
+  for c in source target; do
+    mkdir -p "$d/mount/$c"
+    cp "$d/ca.crt" "$d/mount/$c/ca.crt"
+    cp "$d/client.pem" "$d/mount/$c/keystore.pem"
+  done
+  mkdir -p "$d/mount/rest"
+  cp "$d/rest.p12" "$d/mount/rest/keystore.p12"
+  cp "$d/rest-trust.p12" "$d/mount/rest/truststore.p12"
+  cp "$d/ca.crt" "$d/mount/rest/ca.crt"
+  chmod -R a+rX "$d/mount"
+}
+
+# rest_url I PATH, and the curl options that reach it (CA, the certificate's name).
+rest_url() {
+  if [ "$BED_REST_HTTPS" = 1 ]; then
+    printf 'https://%s:8088%s' "$BED_REST_HOST" "$2"
+  else
+    printf 'http://%s:8088%s' "$(bed_worker_ip "$1")" "$2"
+  fi
+}
+rest_curl_args() { # i
+  [ "$BED_REST_HTTPS" = 1 ] || return 0
+  printf '%s\n' --cacert "$(tls_dir)/ca.crt" --connect-to "$BED_REST_HOST:8088:$(bed_worker_ip "$1"):8088"
 }
 
 worker_start() { # i [podman args...] [-- command...]
@@ -201,11 +298,12 @@ worker_start() { # i [podman args...] [-- command...]
 # Ready as mm2-probe ready sees it: GET /health 200 (Kafka 3.9+, KIP-1017); where
 # /health answers 404 (Kafka before 3.9), GET /connectors 200 (the herder serves).
 worker_wait() { # i [seconds]
-  local i=$1 t=${2:-180} url code
-  url="http://$(bed_worker_ip "$i"):8088/health"
+  local i=$1 t=${2:-180} url code args=()
+  url=$(rest_url "$i" /health)
+  mapfile -t args < <(rest_curl_args "$i")
   local end=$((SECONDS + t))
   while [ $SECONDS -lt $end ]; do
-    code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "$url" || true)
+    code=$(curl -s "${args[@]}" -o /dev/null -m 5 -w '%{http_code}' "$url" || true)
     [ "$code" = 200 ] && return 0
     if [ "$code" = 404 ]; then
       code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "${url%/health}/connectors" || true)
@@ -226,6 +324,7 @@ up() {
   podman image exists "$IMAGE" || die "image $IMAGE not found; run 'make image'" 3
   down
   mkdir -p "$BED_DIR"
+  if tls_bed; then log "making the TLS bed's CA and certificates in $(tls_dir)"; tls_make; fi
   podman network create --subnet "$BED_SUBNET" --gateway "$BED_GW" "$BED_NET" >/dev/null
   log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers"
   if [ -n "$BED_SRC_ZK_HOME" ]; then
@@ -255,5 +354,7 @@ case "${1:-}" in
   worker-start) shift; worker_start "$@" ;;
   worker-wait) shift; worker_wait "$@" ;;
   kit) shift; kit "$@" ;;
-  *) printf 'usage: bed.sh up [N] | down | worker-start I [ARGS] | worker-wait I [S] | kit ARGS\n' >&2; exit 2 ;;
+  rest-url) shift; rest_url "$@" ;;
+  rest-curl-args) shift; rest_curl_args "$@" ;;
+  *) printf 'usage: bed.sh up [N] | down | worker-start I [ARGS] | worker-wait I [S] | kit ARGS | rest-url I PATH\n' >&2; exit 2 ;;
 esac

@@ -33,15 +33,25 @@ def fail(code, msg):
 def conf(bootstrap, **extra):
     # librdkafka's own log lines (connection refused while a broker starts)
     # are noise here: every failure that matters is raised and reported.
+    # The TLS bed: BEDKIT_SECURITY_PROTOCOL (SASL_SSL, SSL), BEDKIT_SASL_MECHANISM,
+    # BEDKIT_SSL_CA, BEDKIT_SSL_CERT, BEDKIT_SSL_KEY and BEDKIT_SSL_KEY_PASSWORD.
     c = {"bootstrap.servers": bootstrap, "log_level": 0}
-    user = os.environ.get("BEDKIT_SASL_USERNAME")
-    if user:
+    env = os.environ.get
+    proto = env("BEDKIT_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
+    user = env("BEDKIT_SASL_USERNAME")
+    if user and proto.startswith("SASL_"):
         c.update({
-            "security.protocol": "SASL_PLAINTEXT",
-            "sasl.mechanisms": "PLAIN",
+            "security.protocol": proto,
+            "sasl.mechanisms": env("BEDKIT_SASL_MECHANISM", "PLAIN"),
             "sasl.username": user,
-            "sasl.password": os.environ.get("BEDKIT_SASL_PASSWORD", ""),
+            "sasl.password": env("BEDKIT_SASL_PASSWORD", ""),
         })
+    elif proto == "SSL":
+        c["security.protocol"] = "SSL"
+    for var, key in (("BEDKIT_SSL_CA", "ssl.ca.location"), ("BEDKIT_SSL_CERT", "ssl.certificate.location"),
+                     ("BEDKIT_SSL_KEY", "ssl.key.location"), ("BEDKIT_SSL_KEY_PASSWORD", "ssl.key.password")):
+        if env(var):
+            c[key] = env(var)
     c.update(extra)
     return c
 
