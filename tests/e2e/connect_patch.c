@@ -15,10 +15,10 @@
 #include "mm2_json.h"
 #include "mm2_parse.h"
 
-static void on_retry(void *ctx, const char *what, long status, long wait_ms)
+static void on_retry(void *ctx, const char *what, long status, const char *why, long wait_ms)
 {
     (void)ctx;
-    fprintf(stderr, "retry: %s HTTP %ld, waiting %ld ms\n", what, status, wait_ms);
+    fprintf(stderr, "retry: %s HTTP %ld (%s), waiting %ld ms\n", what, status, why, wait_ms);
 }
 
 int main(int argc, char **argv)
