@@ -228,6 +228,27 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
                                struct mm2_error *err);
 void mm2_record_list_free(struct mm2_record_list *l);
 
+/* One partition range for mm2_kafka_read_many: the data records with from <= offset < until. */
+struct mm2_read_range {
+    const char *topic; /* borrowed */
+    int32_t partition;
+    int64_t from;
+    int64_t until; /* at most the partition's end (the caller knows it: mm2_kafka_log_offsets) */
+};
+
+/* Reads n ranges (each partition at most once) in one pass: all are assigned together, so each
+ * Fetch librdkafka sends a leader carries every partition of the pass that leader holds, and the
+ * requests grow with the bytes read, not with n. A range ends at its last offset, at the
+ * partition's end (an until past the end is not waited for), or once the key and value bytes
+ * read from it would pass budget: then cut[i] is set and out[i] holds the records before that
+ * point. A from below the log start is MM2_UNEXPECTED naming the partition. committed selects
+ * read_committed (aborted records skipped; markers are never returned). out[i] and cut[i] for
+ * range i (out reset first; free each with mm2_record_list_free, whatever the status). Returns
+ * when every range ended, or at the deadline (MM2_UNREACHABLE, naming how many were left). */
+enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,
+                                    bool committed, size_t budget, const struct mm2_deadline *dl,
+                                    struct mm2_record_list *out, bool *cut, struct mm2_error *err);
+
 /* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
  * summed over its handles: each request is counted once, when fully written to its socket, by an
  * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts

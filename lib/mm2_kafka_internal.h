@@ -122,4 +122,11 @@ enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const s
                                   size_t n, int64_t ts, int64_t *out, const char *what,
                                   const struct mm2_deadline *dl, struct mm2_error *err);
 
+/* ---- records (mm2_kafka_read.c) ---------------------------------------------------------- */
+
+/* Appends a copy of m (key, value, headers, timestamp) to out, growing it (*cap entries) up to
+ * max entries; false when out of memory (what was copied stays in out, to be freed with it). */
+bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
+                        const rd_kafka_message_t *m);
+
 #endif

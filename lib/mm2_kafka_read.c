@@ -83,9 +83,8 @@ static bool record_copy(const rd_kafka_message_t *m, struct mm2_record *r)
     return true;
 }
 
-/* Appends a copy of m to out, growing it up to max entries. */
-static bool record_append(struct mm2_record_list *out, size_t *cap, size_t max,
-                          const rd_kafka_message_t *m)
+bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
+                        const rd_kafka_message_t *m)
 {
     if (out->n == *cap) {
         size_t c = *cap > 0 ? *cap * 2 : 64;
@@ -142,7 +141,7 @@ static enum mm2_status read_loop(struct mm2_kafka *k, struct handle *h, const ch
         } else if (m != NULL) {
             if (m->offset >= until) {
                 done = true;
-            } else if (!record_append(out, &cap, max, m)) {
+            } else if (!mm2k_record_append(out, &cap, max, m)) {
                 st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
             } else if (out->n >= max || m->offset + 1 >= until) {
                 done = true; /* the last offset of the range: no need to wait for the end */

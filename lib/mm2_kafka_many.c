@@ -1,0 +1,236 @@
+/*
+ * mm2_kafka_many: the records of many partition ranges in one pass (see mm2_kafka.h,
+ * mm2_kafka_read_many). Every range is assigned at once on the handle of the isolation level
+ * asked, so librdkafka puts all the partitions a leader holds into each Fetch it sends: the
+ * requests grow with the bytes read, not with the number of partitions. A range that is done
+ * (its last offset, the partition's end, or its byte budget) is paused, so nothing more is
+ * fetched for it.
+ */
+#include "mm2_kafka_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct many {
+    struct mm2_kafka *k;
+    struct handle *h;
+    const struct mm2_read_range *r;
+    size_t n;
+    struct tpidx *idx; /* sorted by topic, partition */
+    struct mm2_record_list *out;
+    size_t *cap;
+    size_t *bytes;
+    bool *done;
+    bool *cut;
+    size_t left; /* ranges not done */
+    size_t budget;
+};
+
+static int tpidx_cmp(const void *a, const void *b)
+{
+    const struct tpidx *x = a, *y = b;
+    int c = strcmp(x->topic, y->topic);
+
+    if (c != 0)
+        return c;
+    return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* The range a message belongs to, or n when none does. */
+static size_t range_of(const struct many *m, const rd_kafka_message_t *msg)
+{
+    struct tpidx key = {rd_kafka_topic_name(msg->rkt), msg->partition, 0};
+    const struct tpidx *hit = bsearch(&key, m->idx, m->n, sizeof(*m->idx), tpidx_cmp);
+
+    return hit != NULL ? hit->i : m->n;
+}
+
+static size_t record_bytes(const rd_kafka_message_t *msg)
+{
+    return msg->len + msg->key_len;
+}
+
+/* Marks range i done and pauses its partition: librdkafka fetches nothing more for it. */
+static void finish(struct many *m, size_t i)
+{
+    rd_kafka_topic_partition_list_t *l;
+
+    if (m->done[i])
+        return;
+    m->done[i] = true;
+    m->left--;
+    l = rd_kafka_topic_partition_list_new(1);
+    if (l == NULL)
+        return; /* only an optimisation: its records are dropped from now on */
+    rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition);
+    rd_kafka_pause_partitions(m->h->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/* Takes one message: a record of a range, the end of a partition, or an error. */
+static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struct mm2_error *err)
+{
+    size_t i = range_of(m, msg);
+
+    if (i == m->n || m->done[i])
+        return MM2_OK; /* fetched before the pause took effect */
+    if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        finish(m, i);
+        return MM2_OK;
+    }
+    if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        if (msg->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
+            msg->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE)
+            return mm2k_fail(
+                m->k, err, MM2_UNEXPECTED,
+                "read %.255s[%d]: offset %" PRId64 " is outside the partition's log (%s)",
+                m->r[i].topic, (int)m->r[i].partition, m->r[i].from, rd_kafka_err2name(msg->err));
+        if (mm2k_auth_error(msg->err))
+            return mm2k_fail_with_last_error(m->k, m->h, err, MM2_CONFIG, "read: %s: %s",
+                                             rd_kafka_err2name(msg->err),
+                                             rd_kafka_err2str(msg->err));
+        if (!mm2k_retriable(msg->err))
+            return mm2k_fail(m->k, err, mm2k_status_of(msg->err), "read %.255s[%d]: %s: %s",
+                             m->r[i].topic, (int)m->r[i].partition, rd_kafka_err2name(msg->err),
+                             rd_kafka_err2str(msg->err));
+        return MM2_OK;
+    }
+    if (msg->offset >= m->r[i].until) {
+        finish(m, i);
+        return MM2_OK;
+    }
+    if (msg->offset < m->r[i].from)
+        return MM2_OK;
+    if (m->bytes[i] + record_bytes(msg) > m->budget) {
+        m->cut[i] = true; /* the budget ends it: the caller says so, never guesses */
+        finish(m, i);
+        return MM2_OK;
+    }
+    m->bytes[i] += record_bytes(msg);
+    if (!mm2k_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
+        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
+    if (msg->offset + 1 >= m->r[i].until)
+        finish(m, i);
+    return MM2_OK;
+}
+
+static void resume_all(struct many *m)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m->n);
+
+    if (l == NULL)
+        return;
+    for (size_t i = 0; m->done != NULL && i < m->n; i++)
+        if (m->done[i])
+            rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition);
+    if (l->cnt > 0)
+        rd_kafka_resume_partitions(m->h->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+static enum mm2_status assign_all(struct many *m, struct mm2_error *err)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m->n);
+    rd_kafka_resp_err_t e;
+
+    if (l == NULL)
+        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->r[i].from >= m->r[i].until) {
+            m->done[i] = true;
+            m->left--;
+            continue;
+        }
+        rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition)->offset =
+            m->r[i].from;
+    }
+    e = l->cnt > 0 ? rd_kafka_assign(m->h->rk, l) : RD_KAFKA_RESP_ERR_NO_ERROR;
+    rd_kafka_topic_partition_list_destroy(l);
+    if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: assign: %s", rd_kafka_err2name(e));
+    return MM2_OK;
+}
+
+static enum mm2_status consume(struct many *m, const struct mm2_deadline *dl, struct mm2_error *err)
+{
+    while (m->left > 0) {
+        rd_kafka_message_t *msg = rd_kafka_consumer_poll(m->h->rk, mm2k_slice_ms(dl, SLICE_MS));
+        enum mm2_status st = MM2_OK;
+
+        mm2k_serve(m->h, 0);
+        if (msg != NULL) {
+            st = take(m, msg, err);
+            rd_kafka_message_destroy(msg);
+        }
+        if (st != MM2_OK)
+            return st;
+        if (m->left == 0)
+            break;
+        if (mm2k_hopeless(m->h))
+            return mm2k_hopeless_fail(m->k, m->h, "read", err);
+        if (mm2_deadline_expired(dl))
+            return mm2k_fail_with_last_error(m->k, m->h, err, MM2_UNREACHABLE,
+                                             "read: deadline passed with %zu of %zu range(s) "
+                                             "still being read",
+                                             m->left, m->n);
+    }
+    return MM2_OK;
+}
+
+enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,
+                                    bool committed, size_t budget, const struct mm2_deadline *dl,
+                                    struct mm2_record_list *out, bool *cut, struct mm2_error *err)
+{
+    struct many m = {k, NULL, r, n, NULL, out, NULL, NULL, NULL, cut, n, budget};
+    struct mm2_tp *tps;
+    enum mm2_status st;
+    rd_kafka_resp_err_t e;
+
+    for (size_t i = 0; out != NULL && i < n; i++)
+        out[i] = (struct mm2_record_list){NULL, 0};
+    st = mm2k_enter(k, dl, err);
+    if (st != MM2_OK)
+        return st;
+    if (r == NULL || n == 0 || out == NULL || cut == NULL || budget == 0)
+        return mm2k_fail(k, err, MM2_USAGE,
+                         "read: needs ranges, an output list and a flag for each, a budget > 0");
+    for (size_t i = 0; i < n; i++)
+        if (r[i].from < 0 || r[i].until < 0)
+            return mm2k_fail(k, err, MM2_USAGE, "read: range %zu has a negative offset", i);
+    tps = calloc(n, sizeof(*tps));
+    if (tps == NULL)
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
+    for (size_t i = 0; i < n; i++)
+        tps[i] = (struct mm2_tp){r[i].topic, r[i].partition};
+    st = mm2k_tp_index(k, tps, n, &m.idx, err);
+    free(tps);
+    if (st != MM2_OK)
+        return st;
+    m.cap = calloc(n, sizeof(*m.cap));
+    m.bytes = calloc(n, sizeof(*m.bytes));
+    m.done = calloc(n, sizeof(*m.done));
+    memset(cut, 0, n * sizeof(*cut));
+    if (m.cap == NULL || m.bytes == NULL || m.done == NULL)
+        st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
+    if (st == MM2_OK)
+        st = mm2k_handle_get(k, committed, &m.h, err);
+    if (st == MM2_OK)
+        st = assign_all(&m, err);
+    if (st == MM2_OK)
+        st = consume(&m, dl, err);
+    /* Unassigning drops what was fetched beyond the ranges: the next read starts afresh. A
+     * pause belongs to the partition in librdkafka, not to the assignment: lifted first. */
+    if (m.h != NULL) {
+        resume_all(&m);
+        e = rd_kafka_assign(m.h->rk, NULL);
+        if (st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
+            st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: unassign: %s", rd_kafka_err2name(e));
+    }
+    free(m.idx);
+    free(m.cap);
+    free(m.bytes);
+    free(m.done);
+    return st;
+}

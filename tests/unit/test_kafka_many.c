@@ -1,0 +1,169 @@
+/* Unit tests for mm2_kafka_read_many on librdkafka's in-process mock cluster (rdkafka_mock.h):
+ * many partition ranges read in one pass, each ending at its last offset, at the partition's
+ * end, or at its byte budget. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mm2_kafka.h"
+
+#define PARTS 40
+
+struct fixture {
+    rd_kafka_t *host, *writer;
+    rd_kafka_mock_cluster_t *mc;
+    struct mm2_kafka *k;
+};
+
+static rd_kafka_t *producer(const char *bootstrap)
+{
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+
+    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
+                                                sizeof(errstr)) != RD_KAFKA_CONF_OK) ||
+        rd_kafka_conf_set(conf, "linger.ms", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
+        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
+        return NULL;
+    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+}
+
+/* Topic "t" of PARTS partitions; partition p holds 2 * p records, value "v<p>-<offset>". */
+static int setup(void **state)
+{
+    static struct fixture f;
+    const struct rd_kafka_metadata *md;
+    rd_kafka_topic_t *rkt;
+    struct mm2_error err = {0};
+
+    memset(&f, 0, sizeof(f));
+    f.host = producer(NULL);
+    assert_non_null(f.host);
+    f.mc = rd_kafka_mock_cluster_new(f.host, 1);
+    assert_non_null(f.mc);
+    assert_int_equal(rd_kafka_mock_topic_create(f.mc, "t", PARTS, 1), 0);
+    f.writer = producer(rd_kafka_mock_cluster_bootstraps(f.mc));
+    assert_non_null(f.writer);
+    rkt = rd_kafka_topic_new(f.writer, "t", NULL);
+    assert_int_equal(rd_kafka_metadata(f.writer, 0, rkt, &md, 10000), 0);
+    rd_kafka_metadata_destroy(md);
+    rd_kafka_topic_destroy(rkt);
+    for (int p = 0; p < PARTS; p++)
+        for (int o = 0; o < 2 * p; o++) {
+            char v[32];
+            (void)snprintf(v, sizeof(v), "v%d-%d", p, o);
+            assert_int_equal(
+                rd_kafka_producev(f.writer, RD_KAFKA_V_TOPIC("t"), RD_KAFKA_V_PARTITION(p),
+                                  RD_KAFKA_V_VALUE(v, strlen(v)),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+                0);
+        }
+    assert_int_equal(rd_kafka_flush(f.writer, 30000), 0);
+    {
+        struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.mc)}};
+        assert_int_equal(mm2_kafka_new("source", props, 1, &f.k, &err), MM2_OK);
+    }
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    mm2_kafka_free(f->k);
+    rd_kafka_destroy(f->writer);
+    rd_kafka_mock_cluster_destroy(f->mc);
+    rd_kafka_destroy(f->host);
+    return 0;
+}
+
+static void assert_values(const struct mm2_record_list *l, int p, int64_t from, int64_t to)
+{
+    assert_int_equal(l->n, (size_t)(to - from));
+    for (size_t i = 0; i < l->n; i++) {
+        char v[32];
+        (void)snprintf(v, sizeof(v), "v%d-%lld", p, (long long)(from + (int64_t)i));
+        assert_int_equal(l->v[i].offset, from + (int64_t)i);
+        assert_int_equal(l->v[i].value_len, strlen(v));
+        assert_memory_equal(l->v[i].value, v, strlen(v));
+        assert_null(l->v[i].key);
+    }
+}
+
+static void test_read_many_reads_every_range_in_one_pass(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[PARTS];
+    struct mm2_record_list out[PARTS];
+    bool cut[PARTS];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    /* Each partition's last 3 records, or all of a shorter one; partition 0 is empty. */
+    for (int p = 0; p < PARTS; p++)
+        r[p] = (struct mm2_read_range){"t", p, 2 * p > 3 ? 2 * p - 3 : 0, 2 * p};
+    mm2_deadline_start(&dl, 20000);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, PARTS, false, 1 << 20, &dl, out, cut, &err),
+                     MM2_OK);
+    for (int p = 0; p < PARTS; p++) {
+        assert_values(&out[p], p, r[p].from, r[p].until);
+        assert_false(cut[p]);
+        mm2_record_list_free(&out[p]);
+    }
+}
+
+static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[] = {{"t", 2, 1, 1000}, {"t", 30, 0, 60}, {"t", 3, 2, 2}};
+    struct mm2_record_list out[3];
+    bool cut[3];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    mm2_deadline_start(&dl, 20000);
+    /* "v30-0" to "v30-9" are 5 bytes each: a budget of 40 bytes holds exactly the first 8. */
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 3, true, 40, &dl, out, cut, &err), MM2_OK);
+    assert_values(&out[0], 2, 1, 4); /* until beyond the end: read up to the end, not waited */
+    assert_false(cut[0]);
+    assert_values(&out[1], 30, 0, 8);
+    assert_true(cut[1]);
+    assert_values(&out[2], 3, 2, 2);
+    for (int i = 0; i < 3; i++)
+        mm2_record_list_free(&out[i]);
+}
+
+static void test_read_many_refuses_bad_arguments(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[] = {{"t", 1, 0, 2}, {"t", 1, 0, 2}};
+    struct mm2_read_range neg[] = {{"t", 1, -1, 2}};
+    struct mm2_record_list out[2];
+    bool cut[2];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    mm2_deadline_start(&dl, 5000);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 2, false, 100, &dl, out, cut, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] t[1] is listed twice");
+    assert_int_equal(mm2_kafka_read_many(f->k, neg, 1, false, 100, &dl, out, cut, &err), MM2_USAGE);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 1, false, 0, &dl, out, cut, &err), MM2_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_many_reads_every_range_in_one_pass),
+        cmocka_unit_test(test_read_many_stops_at_the_partition_end_and_at_the_budget),
+        cmocka_unit_test(test_read_many_refuses_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

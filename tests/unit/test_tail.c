@@ -1,0 +1,186 @@
+/* Unit tests for mm2_tail on librdkafka's in-process mock cluster (rdkafka_mock.h): a source
+ * topic and the target a copier left in each state, read back and classified. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mm2_tail.h"
+
+#define SRC_RECORDS 30
+#define PARTS 5
+
+struct fixture {
+    rd_kafka_t *host, *writer;
+    rd_kafka_mock_cluster_t *mc;
+    struct mm2_kafka *src, *tgt;
+};
+
+static rd_kafka_t *producer(const char *bootstrap)
+{
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+
+    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
+                                                sizeof(errstr)) != RD_KAFKA_CONF_OK) ||
+        rd_kafka_conf_set(conf, "linger.ms", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
+        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
+        return NULL;
+    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+}
+
+static void topic(struct fixture *f, const char *name)
+{
+    const struct rd_kafka_metadata *md;
+    rd_kafka_topic_t *rkt;
+
+    assert_int_equal(rd_kafka_mock_topic_create(f->mc, name, PARTS, 1), 0);
+    rkt = rd_kafka_topic_new(f->writer, name, NULL);
+    assert_int_equal(rd_kafka_metadata(f->writer, 0, rkt, &md, 10000), 0);
+    rd_kafka_metadata_destroy(md);
+    rd_kafka_topic_destroy(rkt);
+}
+
+/* Source partition sp's records [from, to) into topic t, partition p: key and value as the
+ * source has them. */
+static void put(struct fixture *f, const char *t, int p, int sp, int from, int to)
+{
+    for (int o = from; o < to; o++) {
+        char k[16], v[32];
+        (void)snprintf(k, sizeof(k), "k%d", o % 4);
+        (void)snprintf(v, sizeof(v), "s%d-%d", sp, o);
+        assert_int_equal(
+            rd_kafka_producev(f->writer, RD_KAFKA_V_TOPIC(t), RD_KAFKA_V_PARTITION(p),
+                              RD_KAFKA_V_KEY(k, strlen(k)), RD_KAFKA_V_VALUE(v, strlen(v)),
+                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+            0);
+    }
+}
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct mm2_error err = {0};
+    struct mm2_kv props[1];
+
+    memset(&f, 0, sizeof(f));
+    f.host = producer(NULL);
+    f.mc = rd_kafka_mock_cluster_new(f.host, 1);
+    assert_non_null(f.mc);
+    f.writer = producer(rd_kafka_mock_cluster_bootstraps(f.mc));
+    assert_non_null(f.writer);
+    topic(&f, "s");
+    topic(&f, "t");
+    for (int p = 0; p < PARTS; p++)
+        put(&f, "s", p, p, 0, SRC_RECORDS);
+    put(&f, "t", 0, 0, 0, 20); /* C 20: aligned */
+    put(&f, "t", 1, 1, 0, 17); /* C 20: behind by 3 */
+    put(&f, "t", 2, 2, 0, 24); /* C 20: ahead by 4 */
+    /* partition 3 of t stays empty: C 10 is unplaced */
+    put(&f, "t", 4, 0, 0, 12); /* source partition 0's records: unplaced */
+    assert_int_equal(rd_kafka_flush(f.writer, 30000), 0);
+    props[0] = (struct mm2_kv){"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.mc)};
+    assert_int_equal(mm2_kafka_new("source", props, 1, &f.src, &err), MM2_OK);
+    assert_int_equal(mm2_kafka_new("target", props, 1, &f.tgt, &err), MM2_OK);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    mm2_kafka_free(f->src);
+    mm2_kafka_free(f->tgt);
+    rd_kafka_destroy(f->writer);
+    rd_kafka_mock_cluster_destroy(f->mc);
+    rd_kafka_destroy(f->host);
+    return 0;
+}
+
+static const int64_t tgt_end[PARTS] = {20, 17, 24, 0, 12};
+static const int64_t cs[PARTS] = {20, 20, 20, 10, 12};
+
+static void parts(struct mm2_tail_part *p)
+{
+    for (int i = 0; i < PARTS; i++)
+        p[i] = (struct mm2_tail_part){"s", "t", i, cs[i], 0, SRC_RECORDS, 0, tgt_end[i], false};
+}
+
+static void test_tail_classifies_each_copy(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_tail_part p[PARTS];
+    struct mm2_tail_params prm = {8, 8, 1 << 20, 2, {false, false}};
+    struct mm2_bnd_result r[PARTS];
+    struct mm2_tail_stats stats;
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    parts(p);
+    mm2_deadline_start(&dl, 30000);
+    assert_int_equal(mm2_tail_classify(f->src, f->tgt, p, PARTS, &prm, &dl, r, &stats, &err),
+                     MM2_OK);
+    assert_int_equal(r[0].cls, MM2_BND_ALIGNED);
+    assert_int_equal(r[0].src_first, 12);
+    assert_int_equal(r[0].src_last, 19);
+    assert_int_equal(r[1].cls, MM2_BND_BEHIND);
+    assert_int_equal(r[1].k, 3);
+    assert_int_equal(r[1].resume_at, 17);
+    assert_int_equal(r[2].cls, MM2_BND_AHEAD);
+    assert_int_equal(r[2].k, 4);
+    assert_int_equal(r[2].src_last, 23);
+    assert_int_equal(r[3].cls, MM2_BND_UNPLACED);
+    assert_int_equal(r[3].tail_len, 0);
+    assert_int_equal(r[4].cls, MM2_BND_UNPLACED);
+    assert_int_equal(r[4].mismatch_target, 4);
+    assert_int_equal(r[4].mismatch_source, 4);
+    assert_int_equal(stats.cut, 0);
+    /* Tails: the last 2K = 16 offsets (12 of the shortest; the empty one is not read);
+     * windows: [C - 16, C + 8) cut to the log (C 10: 0..18, C 12: 0..20). */
+    assert_int_equal(stats.records, (16 + 16 + 16 + 12) + (24 + 24 + 24 + 18 + 20));
+    assert_true(stats.requests > 0);
+}
+
+static void test_tail_budget_ends_a_read_and_says_so(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_tail_part p[PARTS];
+    /* "k0" + "s0-12" is 7 bytes: 20 bytes hold 2 records of a tail. */
+    struct mm2_tail_params prm = {8, 8, 20, 8, {false, false}};
+    struct mm2_bnd_result r[PARTS];
+    struct mm2_tail_stats stats;
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    parts(p);
+    mm2_deadline_start(&dl, 30000);
+    assert_int_equal(mm2_tail_classify(f->src, f->tgt, p, PARTS, &prm, &dl, r, &stats, &err),
+                     MM2_OK);
+    assert_true(stats.cut >= 4);
+    /* What a cut read holds is the oldest records of its range, not the tail: unread, never
+     * classified (it would read as behind). */
+    for (int i = 0; i < PARTS; i++) {
+        if (i == 3)
+            continue; /* an empty target: nothing to read, its window of 18 records is cut too */
+        assert_int_equal(r[i].cls, MM2_BND_UNREAD);
+        assert_int_equal(r[i].resume_at, -1);
+        assert_non_null(strstr(r[i].why, "tail.bytes"));
+    }
+    assert_int_equal(r[3].cls, MM2_BND_UNREAD);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tail_classifies_each_copy),
+        cmocka_unit_test(test_tail_budget_ends_a_read_and_says_so),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
