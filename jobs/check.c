@@ -244,6 +244,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
     struct mm2_error err = {0};
     struct mm2_deadline wait;
     struct tally t = {0};
+    int64_t duplicates = 0;
     cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
     char now[32];
     int rc = MM2_OK;
@@ -273,6 +274,12 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
         cJSON_AddItemToObject(row, "partition", mm2_json_int(e->partition));
         cJSON_AddItemToObject(row, "c", mm2_json_int(e->c));
         cJSON_AddItemToObject(row, "target_start", mm2_json_int(e->target_start));
+        /* Flink's side, as the plan recorded it: MM2 copies the duplicates again, the gap's
+         * records for the first time (its first record is then c, below the group's C). */
+        cJSON_AddStringToObject(row, "boundary", e->boundary);
+        cJSON_AddItemToObject(row, "duplicates", mm2_json_int(e->duplicates));
+        cJSON_AddItemToObject(row, "gap", mm2_json_int(e->gap));
+        duplicates += e->duplicates;
         cJSON_AddItemToArray(rows, row);
         if (first_record(j, e, src_committed, &wait, wait_ms, row, &t, &err) != MM2_OK ||
             (!first_only && e->action == MM2_ACT_OFFSET &&
@@ -282,6 +289,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
         }
     }
     cJSON_AddItemToObject(root, "equal", mm2_json_int((int64_t)t.equal));
+    cJSON_AddItemToObject(root, "boundary_duplicates", mm2_json_int(duplicates));
     cJSON_AddItemToObject(root, "pending", mm2_json_int((int64_t)t.pending));
     cJSON_AddItemToObject(root, "failed", mm2_json_int((int64_t)t.bad));
     cJSON_AddBoolToObject(root, "ok", t.bad == 0);
@@ -298,6 +306,11 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
                  "boundary proven on %zu partitions, %zu pending (no source record after C "
                  "yet)",
                  t.equal, t.pending);
+        if (duplicates > 0)
+            job_info(j,
+                     "%lld boundary duplicates, as the plan expected: Flink wrote them past C "
+                     "and MM2 copied them again",
+                     (long long)duplicates);
     }
     return rc;
 }

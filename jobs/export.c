@@ -11,6 +11,7 @@
 #include "mm2_artifact.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
+#include "mm2_tail.h"
 
 #define DEFAULT_STABLE_WAIT_MS 30000L
 
@@ -33,6 +34,10 @@ static void usage(FILE *out)
             "anything that moved. Also the cluster ids, Connect's version and cluster, the\n"
             "group's state and the proof that Flink stopped ([flink] rest.url + job.id: the\n"
             "job's state; else offsets stable over more than checkpoint.interval.seconds).\n"
+            "Then proves Flink's side of the boundary: the target partition's last committed\n"
+            "records ([flink] tail.records) placed among the source records around C, so the\n"
+            "plan knows whether the target is aligned with C, ahead of it (duplicates), behind\n"
+            "it (records lost by an aborted transaction) or not a copy of that partition.\n"
             "Writes the export artifact (JSON with its digest) and prints its digest.\n"
             "\n"
             "Options:\n"
@@ -51,6 +56,7 @@ struct ctx {
     struct mm2_tp *tgt_tps; /* the target partitions that exist */
     size_t *tgt_of;         /* index into tgt_tps per part, or SIZE_MAX */
     size_t ntgt;
+    int64_t *tgt_start; /* the target log start offsets (ntgt, from the second read) */
 };
 
 /* GET {rest.url}/jobs/{job.id}: the job's state. */
@@ -201,6 +207,7 @@ struct target_read {
     struct mm2_kafka *k;
     const struct mm2_tp *tps;
     size_t n;
+    int64_t *start;
     int64_t *hw;
     int64_t *lso;
     long timeout_ms;
@@ -216,8 +223,9 @@ static void *read_target(void *arg)
     long t0 = mm2_now_ms();
 
     mm2_deadline_start(&dl, t->timeout_ms);
-    t->st = t->n > 0 ? mm2_kafka_log_offsets(t->k, t->tps, t->n, NULL, t->hw, t->lso, &dl, &t->err)
-                     : MM2_OK;
+    t->st = t->n > 0
+                ? mm2_kafka_log_offsets(t->k, t->tps, t->n, t->start, t->hw, t->lso, &dl, &t->err)
+                : MM2_OK;
     t->ms = mm2_now_ms() - t0;
     return NULL;
 }
@@ -234,6 +242,7 @@ static enum mm2_status read_all(struct ctx *x, int r, struct mm2_error *err)
     struct target_read tr = {.k = j->target,
                              .tps = x->tgt_tps,
                              .n = x->ntgt,
+                             .start = r == 1 ? x->tgt_start : NULL,
                              .hw = hw,
                              .lso = lso,
                              .timeout_ms = j->cfg.request_timeout_ms};
@@ -285,6 +294,84 @@ out:
     free(e);
     free(hw);
     free(lso);
+    return st;
+}
+
+/* The memory the boundary read may hold at once (two reads of tail.bytes per partition). */
+#define BOUNDARY_MEMORY (64L * 1024 * 1024)
+
+static void boundary_counts(struct job *j, const struct mm2_export *ex,
+                            const struct mm2_tail_stats *stats)
+{
+    size_t count[MM2_BND_UNREAD + 1] = {0};
+    char line[512];
+    int at = 0;
+
+    for (size_t i = 0; i < ex->nparts; i++)
+        if (ex->parts[i].boundary_read && ex->parts[i].boundary.cls <= MM2_BND_UNREAD)
+            count[ex->parts[i].boundary.cls]++;
+    for (int c = 0; c <= MM2_BND_UNREAD && at < (int)sizeof(line) - 40; c++)
+        if (count[c] > 0)
+            at += snprintf(line + at, sizeof(line) - (size_t)at, "%s%zu %s", at > 0 ? ", " : "",
+                           count[c], mm2_bnd_class_name((enum mm2_bnd_class)c));
+    job_info(j,
+             "boundary: the target's tails against the source around C: %s (%zu records, %ld "
+             "requests, %ld ms)",
+             at > 0 ? line : "nothing to compare", stats->records, stats->requests, stats->ms);
+}
+
+/* Flink's side of the boundary (mm2_tail.h): every partition with a committed offset, its
+ * target's tail placed in the source around C, the class and evidence kept in the export. */
+static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_export *ex = &x->ex;
+    struct mm2_tail_params prm = {(size_t)j->cfg.tail_records,
+                                  (size_t)j->cfg.tail_window,
+                                  (size_t)j->cfg.tail_bytes,
+                                  0,
+                                  {j->cfg.headers_preserved, j->cfg.timestamps_preserved}};
+    struct mm2_tail_part *tp = calloc(ex->nparts + 1, sizeof(*tp));
+    struct mm2_bnd_result *res = calloc(ex->nparts + 1, sizeof(*res));
+    size_t *of = calloc(ex->nparts + 1, sizeof(*of));
+    struct mm2_tail_stats stats = {0};
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+    size_t m = 0;
+
+    prm.chunk = (size_t)(BOUNDARY_MEMORY / (2 * j->cfg.tail_bytes));
+    if (tp == NULL || res == NULL || of == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < ex->nparts; i++) {
+        const struct mm2_xpart *p = &ex->parts[i];
+        size_t t = x->tgt_of[i];
+        if (p->committed[1] < 0)
+            continue; /* no C: the plan refuses it (no-offset) */
+        of[m] = i;
+        tp[m++] = (struct mm2_tail_part){p->topic,
+                                         t != (size_t)-1 ? x->tgt_tps[t].topic : NULL,
+                                         p->partition,
+                                         p->committed[1],
+                                         p->log_start[1],
+                                         p->log_end[1],
+                                         t != (size_t)-1 ? x->tgt_start[t] : 0,
+                                         p->target_lso[1],
+                                         false};
+    }
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && m > 0)
+        st = mm2_tail_classify(j->source, j->target, tp, m, &prm, &dl, res, &stats, err);
+    for (size_t i = 0; st == MM2_OK && i < m; i++) {
+        ex->parts[of[i]].boundary = res[i];
+        ex->parts[of[i]].boundary_read = true;
+    }
+    if (st == MM2_OK)
+        boundary_counts(j, ex, &stats);
+    else
+        (void)mm2_error_prefix(err, "boundary read");
+    free(tp);
+    free(res);
+    free(of);
     return st;
 }
 
@@ -404,7 +491,10 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     job_sleep_ms(wait_ms);
     ex->stable_wait_ms = mm2_now_ms() - t;
     j->waited_ms += ex->stable_wait_ms;
-    if (read_all(x, 1, &err) != MM2_OK)
+    x->tgt_start = calloc(x->ntgt + 1, sizeof(*x->tgt_start));
+    if (x->tgt_start == NULL)
+        return job_fail(j, (mm2_error_set(&err, MM2_UNEXPECTED, "out of memory"), &err));
+    if (read_all(x, 1, &err) != MM2_OK || prove_boundary(x, &err) != MM2_OK)
         return job_fail(j, &err);
     return write_export(x, out_path);
 }
@@ -434,5 +524,6 @@ int cmd_export(struct job *j, int argc, char **argv)
     free(x.src_tps);
     free(x.tgt_tps);
     free(x.tgt_of);
+    free(x.tgt_start);
     return rc;
 }

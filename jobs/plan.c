@@ -23,28 +23,41 @@ static const struct mm2_exit_note exit_notes[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "Usage: " PROG " plan --config FILE --export FILE --out FILE [--accept-loss "
-            "TOPIC:PARTITION]...\n"
-            "Turns the Flink group's committed offsets C into the Connect offsets MM2 resumes\n"
-            "from: {\"offset\": C-1} when C > 0, null (start at auto.offset.reset=earliest) when\n"
-            "C = 0 = log start. Refuses, naming topic, partition, the numbers and the rule: a\n"
-            "missing C, C below the log start (expired) or above the log end, anything that\n"
-            "moved between the export's two reads, an open transaction on the target, a target\n"
-            "topic missing or with another partition count, a connector JSON that sets one of\n"
-            "the offset.consistency, emit.offset-syncs, sync.topic.configs or sync.topic.acls\n"
-            "\"enabled\" keys other than false, an alias or Connect cluster that does not\n"
-            "match, and no proof that Flink stopped. Nothing is written when anything is\n"
-            "refused.\n"
-            "Prints the plan's digest: resume --approve takes it.\n"
-            "\n"
-            "Options:\n"
-            "  -c, --config FILE                  the migration INI file\n"
-            "  -e, --export FILE                  the export to plan from\n"
-            "  -o, --out FILE                     where to write the plan\n"
-            "  -a, --accept-loss TOPIC:PARTITION  accept and record the loss of the expired\n"
-            "                                     records of that partition (C < log start);\n"
-            "                                     repeatable\n");
+    fprintf(
+        out,
+        "Usage: " PROG " plan --config FILE --export FILE --out FILE [--accept-loss "
+        "TOPIC:PARTITION]...\n"
+        "       [--start-at-gap TOPIC:PARTITION]... [--accept-unplaced TOPIC:PARTITION]...\n"
+        "Turns the Flink group's committed offsets C into the Connect offsets MM2 resumes\n"
+        "from: {\"offset\": C-1} when C > 0, null (start at auto.offset.reset=earliest) when\n"
+        "C = 0 = log start. Refuses, naming topic, partition, the numbers and the rule: a\n"
+        "missing C, C below the log start (expired) or above the log end, anything that\n"
+        "moved between the export's two reads, an open transaction on the target, a target\n"
+        "topic missing or with another partition count, a connector JSON that sets one of\n"
+        "the offset.consistency, emit.offset-syncs, sync.topic.configs or sync.topic.acls\n"
+        "\"enabled\" keys other than false, an alias or Connect cluster that does not\n"
+        "match, and no proof that Flink stopped. Flink's side of the boundary, as the\n"
+        "export found it: a target whose last records are source records [C - k, C) short\n"
+        "of C (behind: the sink's last transaction was lost) is refused, and so is a target\n"
+        "whose last records are no copy of the partition around C (unplaced: Flink\n"
+        "repartitioned); a target k records past C (ahead) is planned and its k\n"
+        "duplicates reported. Nothing is written when anything is refused.\n"
+        "Prints the plan's digest: resume --approve takes it.\n"
+        "\n"
+        "Options:\n"
+        "  -c, --config FILE                  the migration INI file\n"
+        "  -e, --export FILE                  the export to plan from\n"
+        "  -o, --out FILE                     where to write the plan\n"
+        "  -a, --accept-loss TOPIC:PARTITION  accept and record the loss of the expired\n"
+        "                                     records of that partition (C < log start);\n"
+        "                                     repeatable\n"
+        "  -g, --start-at-gap TOPIC:PARTITION start MM2 at the first record the target lacks\n"
+        "                                     (behind by k: M = C - k - 1) so it copies them;\n"
+        "                                     repeatable\n"
+        "  -u, --accept-unplaced TOPIC:PARTITION\n"
+        "                                     plan a partition whose target tail could not be\n"
+        "                                     placed (unplaced, ambiguous, gone, unread) at C\n"
+        "                                     all the same: your decision, recorded; repeatable\n");
     job_usage_end(out, 37, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
@@ -75,6 +88,39 @@ static int read_export(struct job *j, const char *path, struct mm2_export *ex)
     return rc;
 }
 
+/* What the plan records of Flink's side of the boundary, where it is not simply aligned. */
+static void report_boundary(struct job *j, const struct mm2_pentry *e)
+{
+    if (e->duplicates > 0)
+        job_warn(j,
+                 "%s-%d: the target already holds %lld records past C=%lld (Flink wrote past "
+                 "its committed offset): MM2 copies them again, %lld boundary duplicates",
+                 e->topic, (int)e->partition, (long long)e->duplicates, (long long)e->c,
+                 (long long)e->duplicates);
+    else if (e->gap > 0)
+        job_warn(j,
+                 "%s-%d: starting MM2 at %lld, %lld records below C=%lld (--start-at-gap): it "
+                 "copies the %lld records the target lacks",
+                 e->topic, (int)e->partition, (long long)e->c, (long long)e->gap,
+                 (long long)e->group_c, (long long)e->gap);
+    else if (strcmp(e->boundary, "aligned") != 0 && strcmp(e->boundary, "empty") != 0 &&
+             e->boundary[0] != '\0')
+        job_warn(j, "%s-%d: planned at C=%lld although the target's tail is %s (--accept-unplaced)",
+                 e->topic, (int)e->partition, (long long)e->c, e->boundary);
+}
+
+/* Parses every TOPIC:PARTITION of a repeatable option into refs. Returns 0 or the exit code. */
+static int parse_refs(struct job *j, const struct job_list *l, const char *flag,
+                      struct mm2_tpref *refs)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char why[200];
+        if (mm2_tpref_parse(l->v[i], &refs[i], why, sizeof(why)) != 0)
+            return job_usage_error(j, "%s must be TOPIC:PARTITION: %s", flag, why);
+    }
+    return MM2_OK;
+}
+
 /* A warning per accepted loss, then what the plan written to out holds. */
 static void summarize(struct job *j, const struct mm2_plan *plan, const char *out,
                       const char *digest)
@@ -87,6 +133,7 @@ static void summarize(struct job *j, const struct mm2_plan *plan, const char *ou
         resets += e->action == MM2_ACT_RESET;
         losses += e->action == MM2_ACT_LOSS;
         lost += e->lost;
+        report_boundary(j, e);
         if (e->action == MM2_ACT_LOSS)
             job_warn(j,
                      "%s-%d: accepting the loss of %lld expired records (C=%lld, log start "
@@ -103,14 +150,16 @@ static void summarize(struct job *j, const struct mm2_plan *plan, const char *ou
 int cmd_plan(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *export_path = NULL, *out = NULL;
-    struct job_list accept = {0};
+    struct job_list accept = {0}, gap = {0}, unplaced = {0};
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"export", 'e', JOB_OPT_STRING, &export_path},
         {"out", 'o', JOB_OPT_STRING, &out},
         {"accept-loss", 'a', JOB_OPT_LIST, &accept},
+        {"start-at-gap", 'g', JOB_OPT_LIST, &gap},
+        {"accept-unplaced", 'u', JOB_OPT_LIST, &unplaced},
     };
-    struct mm2_tpref refs[JOB_LIST_MAX];
+    struct mm2_tpref refs[JOB_LIST_MAX], gap_refs[JOB_LIST_MAX], unplaced_refs[JOB_LIST_MAX];
     struct mm2_export ex = {0};
     struct mm2_plan plan = {0};
     struct mm2_refusals refusals = {0};
@@ -127,11 +176,13 @@ int cmd_plan(struct job *j, int argc, char **argv)
         return job_usage_error(j, "--export FILE is required (the export to plan from)");
     if (out == NULL)
         return job_usage_error(j, "--out FILE is required (where to write the plan)");
-    for (size_t i = 0; i < accept.n; i++) {
-        char why[200];
-        if (mm2_tpref_parse(accept.v[i], &refs[i], why, sizeof(why)) != 0)
-            return job_usage_error(j, "--accept-loss must be TOPIC:PARTITION: %s", why);
-    }
+    rc = parse_refs(j, &accept, "--accept-loss", refs);
+    if (rc == MM2_OK)
+        rc = parse_refs(j, &gap, "--start-at-gap", gap_refs);
+    if (rc == MM2_OK)
+        rc = parse_refs(j, &unplaced, "--accept-unplaced", unplaced_refs);
+    if (rc != MM2_OK)
+        return rc;
     rc = job_load(j, config);
     if (rc == MM2_OK)
         rc = read_export(j, export_path, &ex);
@@ -147,7 +198,11 @@ int cmd_plan(struct job *j, int argc, char **argv)
                                                        .mirror = j->mirror,
                                                        .cfg = &j->cfg,
                                                        .accept_loss = refs,
-                                                       .naccept = accept.n},
+                                                       .naccept = accept.n,
+                                                       .start_at_gap = gap_refs,
+                                                       .ngap = gap.n,
+                                                       .accept_unplaced = unplaced_refs,
+                                                       .nunplaced = unplaced.n},
                         &plan, &refusals, &err);
     if (st == MM2_CHECK_FAILED) {
         rc = job_refused(j, &refusals, "no plan written");

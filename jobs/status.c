@@ -106,6 +106,14 @@ static void show_text(const struct mm2_plan *plan, const struct view *v)
     printf("total lag %lld records over %zu partitions (* = no offset yet: starts at the log "
            "start)\n",
            (long long)total_lag, plan->n);
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        if (e->duplicates > 0 || e->gap > 0)
+            printf("%s-%d: %lld boundary duplicates, %lld records of a gap below C=%lld (the "
+                   "plan's Flink boundary)\n",
+                   e->topic, (int)e->partition, (long long)e->duplicates, (long long)e->gap,
+                   (long long)e->group_c);
+    }
 }
 
 /* The same as JSON, whole or not at all (an error when out of memory). */
@@ -136,6 +144,9 @@ static enum mm2_status show_json(const struct mm2_plan *plan, const struct view 
         pj_bool(&b, x, "has_offset", has);
         pj_int(&b, x, "log_end", v->end[i]);
         pj_int(&b, x, "lag", lag);
+        pj_str(&b, x, "boundary", e->boundary);
+        pj_int(&b, x, "duplicates", e->duplicates);
+        pj_int(&b, x, "gap", e->gap);
     }
     pj_int(&b, b.root, "total_lag", total_lag);
     if (!b.oom)

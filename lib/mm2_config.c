@@ -22,7 +22,7 @@ struct parse_state {
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
     bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
-        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2];
+        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[5];
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -344,6 +344,44 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
     }
 }
 
+/* [flink]'s boundary proof keys (mm2_tail.h); false when key is none of them. */
+static bool tail_key(struct parse_state *st, const char *key, const char *value)
+{
+    static const struct {
+        const char *key;
+        long min, max; /* a number; min > max: true or false */
+        size_t offset;
+    } keys[] = {
+        {"tail.records", 1, 256, offsetof(struct mm2_config, tail_records)},
+        {"tail.window", 0, 100000, offsetof(struct mm2_config, tail_window)},
+        {"tail.bytes", 1024, 64L * 1024 * 1024, offsetof(struct mm2_config, tail_bytes)},
+        {"headers.preserved", 1, 0, offsetof(struct mm2_config, headers_preserved)},
+        {"timestamps.preserved", 1, 0, offsetof(struct mm2_config, timestamps_preserved)},
+    };
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        char *dst = (char *)st->c + keys[i].offset;
+        if (strcmp(key, keys[i].key) != 0)
+            continue;
+        if (!once(st, &st->seen_tail[i], "flink", key))
+            return true;
+        if (keys[i].min > keys[i].max) {
+            if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+                *(bool *)dst = strcmp(value, "true") == 0;
+            else
+                mm2_problems_add(st->p, "%s: [flink] %s must be true or false, got \"%.40s\"",
+                                 st->file, key, value);
+        } else if (mm2_parse_long(value, keys[i].min, keys[i].max, (long *)dst) != 0) {
+            mm2_problems_add(st->p,
+                             "%s: [flink] %s must be a whole number from %ld to %ld, got "
+                             "\"%.40s\"",
+                             st->file, key, keys[i].min, keys[i].max, value);
+        }
+        return true;
+    }
+    return false;
+}
+
 static void flink_key(struct parse_state *st, const char *key, const char *value)
 {
     struct mm2_config *c = st->c;
@@ -375,10 +413,11 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
     } else if (strcmp(key, "topic.mapping") == 0) {
         if (once(st, &st->seen_mapping, "flink", key))
             parse_mapping(st, value);
-    } else {
+    } else if (!tail_key(st, key, value)) {
         mm2_problems_add(st->p,
                          "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
-                         "job.id, checkpoint.interval.seconds, topic.mapping",
+                         "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
+                         "tail.window, tail.bytes, headers.preserved, timestamps.preserved",
                          st->file, key);
     }
 }
@@ -528,6 +567,9 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     memset(out, 0, sizeof(*out));
     out->request_timeout_ms = 100000;
     out->retry_budget_ms = 300000;
+    out->tail_records = 8;
+    out->tail_window = 64;
+    out->tail_bytes = 65536;
     out->path = strdup(path);
     check_lines(text, path, p);
     if (p->n > 0)

@@ -7,7 +7,12 @@
  *   [target]     the same for the TARGET cluster
  *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300)
  *   [flink]      group.id (required); rest.url + job.id (together); checkpoint.interval.seconds;
- *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas)
+ *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas);
+ *                the boundary proof: tail.records (8; 1 to 256), tail.window (64; source
+ *                records read beyond the tail on each side of C, 0 to 100000), tail.bytes
+ *                (65536; the most key and value bytes one read takes from a partition, 1024
+ *                to 67108864), headers.preserved and timestamps.preserved (false; true when
+ *                the Flink job copied them unchanged, so they are compared too)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *
  * Contract:
@@ -66,6 +71,11 @@ struct mm2_config {
     long checkpoint_interval_ms;   /* 0 when not given */
     struct mm2_topic_map *mapping; /* topic.mapping pairs; none = identity */
     size_t nmapping;
+    long tail_records;         /* [flink] tail.records */
+    long tail_window;          /* [flink] tail.window */
+    long tail_bytes;           /* [flink] tail.bytes */
+    bool headers_preserved;    /* [flink] headers.preserved */
+    bool timestamps_preserved; /* [flink] timestamps.preserved */
     char *connector_file;
     char *secrets[MM2_CONFIG_SECRETS_MAX]; /* values taken from the environment */
     size_t nsecrets;

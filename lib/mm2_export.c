@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mm2_artifact.h"
+#include "mm2_bnd_json.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
 #include "mm2_plan_json.h"
@@ -83,6 +84,8 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
         pj_pair(&b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
         pj_pair(&b, e, "target_hw", p->target_hw, -1);
         pj_pair(&b, e, "target_lso", p->target_lso, -1);
+        if (p->boundary_read)
+            mm2_bnd_to_json(&b, e, "boundary", &p->boundary);
     }
     if (b.oom || b.root == NULL) {
         cJSON_Delete(b.root);
@@ -169,6 +172,14 @@ static enum mm2_status read_parts(const cJSON *arr, struct mm2_export *ex, struc
             pj_get_pair(e, "target_hw", where, -1, p->target_hw, err) != MM2_OK ||
             pj_get_pair(e, "target_lso", where, -1, p->target_lso, err) != MM2_OK)
             return MM2_CONFIG;
+        if (cJSON_GetObjectItemCaseSensitive(e, "boundary") != NULL) {
+            char bwhere[64];
+            const cJSON *bo = mm2_json_get(e, "boundary", MM2_JSON_OBJECT, where, err);
+            (void)snprintf(bwhere, sizeof(bwhere), "%s.boundary", where);
+            if (bo == NULL || mm2_bnd_from_json(bo, bwhere, &p->boundary, err) != MM2_OK)
+                return pj_config(err);
+            p->boundary_read = true;
+        }
         for (int r = 0; r < 2; r++)
             if (p->log_start[r] < 0 || p->log_end[r] < 0 || p->log_start[r] > p->log_end[r])
                 return mm2_error_set(err, MM2_CONFIG,

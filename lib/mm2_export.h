@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm2_boundary.h"
 #include "mm2_connector.h"
 #include "mm2_digest.h"
 #include "mm2_err.h"
@@ -44,6 +45,10 @@ struct mm2_xpart {
     int64_t log_end[2];
     int64_t target_hw[2];
     int64_t target_lso[2];
+    /* Flink's side of the boundary: the target's tail placed in the source around C (read
+     * once, after the second read). An export written before this proof has none. */
+    bool boundary_read;
+    struct mm2_bnd_result boundary;
 };
 
 struct mm2_export {

@@ -10,6 +10,7 @@
 #include "mm2_artifact.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
+#include "mm2_bnd_json.h"
 #include "mm2_plan_json.h"
 
 /* ---- --accept-loss ---------------------------------------------------------------------- */
@@ -77,7 +78,7 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
 {
     struct pj b = {.root = cJSON_CreateObject()};
     cJSON *o, *arr;
-    int64_t offsets = 0, resets = 0, losses = 0, lost = 0;
+    int64_t offsets = 0, resets = 0, losses = 0, lost = 0, duplicates = 0, gaps = 0;
 
     *out = NULL;
     pj_str(&b, b.root, "kind", MM2_KIND_PLAN);
@@ -122,6 +123,9 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
         pj_int(&b, j, "lost", e->lost);
         pj_str(&b, j, "target_topic", e->target_topic);
         pj_int(&b, j, "target_start", e->target_start);
+        mm2_bnd_entry_to_json(&b, j, e);
+        duplicates += e->duplicates;
+        gaps += e->gap;
         offsets += e->action == MM2_ACT_OFFSET;
         resets += e->action == MM2_ACT_RESET;
         losses += e->action == MM2_ACT_LOSS;
@@ -133,6 +137,8 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
     pj_int(&b, o, "resets", resets);
     pj_int(&b, o, "accepted_losses", losses);
     pj_int(&b, o, "records_lost", lost);
+    pj_int(&b, o, "boundary_duplicates", duplicates);
+    pj_int(&b, o, "gap_records", gaps);
     if (b.oom || b.root == NULL) {
         cJSON_Delete(b.root);
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory, or an offset above 2^53");
@@ -230,7 +236,7 @@ static enum mm2_status read_entry(const cJSON *e, const char *where, struct mm2_
                              "%s.action must be offset, reset or accept-loss, got \"%s\"", where,
                              action);
     }
-    return MM2_OK;
+    return mm2_bnd_entry_from_json(e, where, x, err);
 }
 
 enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct mm2_error *err)
@@ -663,42 +669,47 @@ static const struct mm2_xtopic *export_topic(const struct mm2_export *ex, const 
                             : bsearch(&key, ex->topics, ex->ntopics, sizeof(key), cmp_topic_name);
 }
 
-enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan *out,
-                               struct mm2_refusals *r, struct mm2_error *err)
+/* The operator's options, one flag per option given: whether a partition used it. */
+struct used {
+    bool *loss, *gap, *unplaced;
+};
+
+static void used_free(struct used *u)
+{
+    free(u->loss);
+    free(u->gap);
+    free(u->unplaced);
+}
+
+/* An entry per partition that passes every partition rule (the others' refusals go to r). */
+static enum mm2_status plan_entries(const struct mm2_plan_input *in, struct mm2_plan *out,
+                                    struct used *u, bool *needs_earliest, struct mm2_refusals *r,
+                                    struct mm2_error *err)
 {
     const struct mm2_export *ex = in->ex;
-    bool *used = NULL;
-    bool needs_earliest = false;
-    enum mm2_status st;
 
-    memset(out, 0, sizeof(*out));
-    if (in->naccept > 0 && (used = calloc(in->naccept, sizeof(*used))) == NULL)
-        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    global_rules(in, r);
-    topic_rules(in, r);
-    out->entries = ex->nparts > 0 ? calloc(ex->nparts, sizeof(*out->entries)) : NULL;
-    if (ex->nparts > 0 && out->entries == NULL) {
-        free(used);
-        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    }
     for (size_t i = 0; i < ex->nparts; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
         struct mm2_pentry *e = &out->entries[out->n];
         const struct mm2_xtopic *t = export_topic(ex, p->topic);
-        if (!partition_rules(in, p, used, e, r))
+        memset(e, 0, sizeof(*e));
+        if (!partition_rules(in, p, u->loss, e, r) ||
+            !mm2_boundary_rules(in, p, u->gap, u->unplaced, e, r))
             continue;
         e->topic = strdup(p->topic);
         e->target_topic = strdup(t != NULL && t->target != NULL ? t->target : p->topic);
         e->partition = p->partition;
         out->n++;
-        if (e->topic == NULL || e->target_topic == NULL) {
-            free(used);
-            mm2_plan_free(out);
+        if (e->topic == NULL || e->target_topic == NULL)
             return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-        }
-        needs_earliest |= e->action != MM2_ACT_OFFSET;
+        *needs_earliest |= e->action != MM2_ACT_OFFSET;
     }
-    unplanned_rule(ex, r);
+    return MM2_OK;
+}
+
+static void accept_loss_unused(const struct mm2_plan_input *in, const bool *used,
+                               struct mm2_refusals *r)
+{
     for (size_t i = 0; i < in->naccept; i++)
         if (!used[i])
             mm2_refuse(r,
@@ -706,7 +717,37 @@ enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan 
                        "log start (or it is not replicated); --accept-loss is only for expired "
                        "data [rule accept-loss]",
                        in->accept_loss[i].topic, (int)in->accept_loss[i].partition);
-    free(used);
+}
+
+enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan *out,
+                               struct mm2_refusals *r, struct mm2_error *err)
+{
+    const struct mm2_export *ex = in->ex;
+    struct used u = {calloc(in->naccept + 1, sizeof(bool)), calloc(in->ngap + 1, sizeof(bool)),
+                     calloc(in->nunplaced + 1, sizeof(bool))};
+    bool needs_earliest = false;
+    enum mm2_status st;
+
+    memset(out, 0, sizeof(*out));
+    if (u.loss == NULL || u.gap == NULL || u.unplaced == NULL) {
+        used_free(&u);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    global_rules(in, r);
+    topic_rules(in, r);
+    out->entries = ex->nparts > 0 ? calloc(ex->nparts, sizeof(*out->entries)) : NULL;
+    st = ex->nparts > 0 && out->entries == NULL
+             ? mm2_error_set(err, MM2_UNEXPECTED, "out of memory")
+             : plan_entries(in, out, &u, &needs_earliest, r, err);
+    if (st != MM2_OK) {
+        used_free(&u);
+        mm2_plan_free(out);
+        return st;
+    }
+    unplanned_rule(ex, r);
+    accept_loss_unused(in, u.loss, r);
+    mm2_boundary_unused(in, u.gap, u.unplaced, r);
+    used_free(&u);
     mm2_connector_rules(in->connector, needs_earliest, r);
     if (r->oom) {
         mm2_plan_free(out);

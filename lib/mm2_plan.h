@@ -13,7 +13,9 @@
  *   - A refusal is one line (mm2_refusal.h) ending in its rule's id. Rules ids:
  *     no-offset, expired, beyond-end, offset-moved, log-moved, open-transaction, target-moving,
  *     target-missing, partition-count, topic-mapping, topics-changed, unplanned, connector-config,
- *     alias, flink-running, flink-unproven, group-active, wrong-target, wrong-source, accept-loss;
+ *     alias, flink-running, flink-unproven, group-active, wrong-target, wrong-source, accept-loss,
+ *     flink-gap, flink-partitioning, flink-ambiguous, flink-window-gone, flink-unread,
+ *     start-at-gap, accept-unplaced;
  *     and, from the programs, connector-state, progressed and approval.
  */
 #ifndef MM2_PLAN_H
@@ -52,6 +54,14 @@ struct mm2_pentry {
     int64_t lost;
     char *target_topic;
     int64_t target_start; /* the target's high watermark at export: MM2's first record lands here */
+    /* Flink's side of the boundary (mm2_boundary.h), "" when the export did not read it. With
+     * --start-at-gap, c is where MM2 starts (the first record the target lacks) and group_c the
+     * group's C; otherwise group_c = c. duplicates: the records past C the target already holds
+     * (ahead), which MM2 copies again; gap: the records below C MM2 copies that Flink lost. */
+    char boundary[16];
+    int64_t group_c;
+    int64_t duplicates;
+    int64_t gap;
 };
 
 struct mm2_plan {
@@ -101,7 +111,23 @@ struct mm2_plan_input {
     const struct mm2_config *cfg;          /* [flink] topic.mapping */
     const struct mm2_tpref *accept_loss;
     size_t naccept;
+    const struct mm2_tpref *start_at_gap; /* --start-at-gap */
+    size_t ngap;
+    const struct mm2_tpref *accept_unplaced; /* --accept-unplaced */
+    size_t nunplaced;
 };
+
+/* Flink's side of the boundary for one partition the other rules planned (e filled, action
+ * offset, reset or accept-loss): records the class in e, refuses behind (flink-gap), unplaced
+ * (flink-partitioning), ambiguous (flink-ambiguous), gone (flink-window-gone) and unread
+ * (flink-unread) unless the operator's option names the partition (gap_used[i] /
+ * unplaced_used[i] set for the option that did), and moves e to the gap's start with
+ * --start-at-gap. Returns false when refused. lib/mm2_plan_bnd.c. */
+bool mm2_boundary_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *gap_used,
+                        bool *unplaced_used, struct mm2_pentry *e, struct mm2_refusals *r);
+/* The --start-at-gap and --accept-unplaced given for a partition they did not apply to. */
+void mm2_boundary_unused(const struct mm2_plan_input *in, const bool *gap_used,
+                         const bool *unplaced_used, struct mm2_refusals *r);
 
 /* Every rule of docs/ARCHITECTURE.md §6.1 and §6.2 over the export. MM2_OK with *out filled when
  * nothing is refused; MM2_CHECK_FAILED with every refusal in r otherwise (out stays empty);

@@ -255,7 +255,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds
-$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping
+$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, tail.records, tail.window, tail.bytes, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
 @test "any librdkafka property is accepted in [source] and [target]" {
@@ -460,7 +460,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   ini_add flink "${keys[@]}"
   run -3 offsets verify --config "$INI" --plan p.json
   assert_equal "${#lines[@]}" 33
-  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping"
+  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, tail.records, tail.window, tail.bytes, headers.preserved, timestamps.preserved"
   assert_line --index 32 "$E verify: error: ... and 8 more problems"
 }
 @test "a relative [connector] file is taken from the INI file's directory" {
@@ -690,7 +690,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   run -0 json_get "$WORK/plan.json" '[(e["topic"], e["partition"], e["c"], e["m"], e["action"]) for e in d["partitions"]]'
   assert_output '[["orders", 0, 100, 99, "offset"], ["orders", 1, 0, null, "reset"], ["orders", 2, 50, 49, "offset"], ["payments", 0, 7, 6, "offset"]]'
   run -0 json_get "$WORK/plan.json" '[d["kind"], d["export_digest"] == json.load(open(sys.argv[1].replace("plan", "export")))["digest"], d["connector"], d["summary"]]'
-  assert_output '["mm2kit.plan/v1", true, {"name": "mirror-source", "source_alias": "src", "config_digest": "'"$(config_digest)"'"}, {"partitions": 4, "offsets": 3, "resets": 1, "accepted_losses": 0, "records_lost": 0}]'
+  assert_output '["mm2kit.plan/v1", true, {"name": "mirror-source", "source_alias": "src", "config_digest": "'"$(config_digest)"'"}, {"partitions": 4, "offsets": 3, "resets": 1, "accepted_losses": 0, "records_lost": 0, "boundary_duplicates": 0, "gap_records": 0}]'
 }
 @test "the tests' digest of the connector config agrees with mm2-offsets'" {
   # make_export writes config_digest's value; plan refuses [rule connector-config] otherwise.
@@ -722,7 +722,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   assert_equal "${stderr_lines[0]}" "$E plan: warning: orders-2: accepting the loss of 5 expired records (C=5, log start 10)"
   assert_equal "${stderr_lines[1]}" "$E plan: info: wrote $WORK/plan.json: 4 partitions: 2 offsets C-1, 1 reset to earliest (C=0), 1 accepted losses (5 records); approve with: resume --approve $output"
   run -0 json_get "$WORK/plan.json" '[d["partitions"][2], d["summary"]]'
-  assert_output '[{"topic": "orders", "partition": 2, "c": 5, "m": null, "action": "accept-loss", "log_start": 10, "log_end": 60, "lost": 5, "target_topic": "orders", "target_start": 4000}, {"partitions": 4, "offsets": 2, "resets": 1, "accepted_losses": 1, "records_lost": 5}]'
+  assert_output '[{"topic": "orders", "partition": 2, "c": 5, "m": null, "action": "accept-loss", "log_start": 10, "log_end": 60, "lost": 5, "target_topic": "orders", "target_start": 4000, "boundary": "", "group_c": 5, "duplicates": 0, "gap": 0}, {"partitions": 4, "offsets": 2, "resets": 1, "accepted_losses": 1, "records_lost": 5, "boundary_duplicates": 0, "gap_records": 0}]'
 }
 @test "--accept-loss counts from the higher log start of the two reads" {
   make_export "$WORK/export.json" 'part("orders", 2)["committed"] = [5, 5]; part("orders", 2)["log_start"] = [8, 12]' >/dev/null

@@ -216,7 +216,39 @@ static void test_config_defaults_for_optional_keys(void **state)
     assert_int_equal(c.nsource, 1);
     assert_int_equal(c.ntarget, 1);
     assert_string_equal(mm2_config_flink_target(&c, "orders"), "orders");
+    assert_int_equal(c.tail_records, 8);
+    assert_int_equal(c.tail_window, 64);
+    assert_int_equal(c.tail_bytes, 65536);
+    assert_false(c.headers_preserved);
+    assert_false(c.timestamps_preserved);
     mm2_config_free(&c);
+}
+
+static void test_config_tail_keys(void **state)
+{
+    struct mm2_config c;
+
+    (void)state;
+    assert_valid(HEAD CONNECT FLINK
+                 "tail.records = 16\ntail.window = 0\ntail.bytes = 4096\n"
+                 "headers.preserved = true\ntimestamps.preserved = false\n" CONNECTOR,
+                 &c);
+    assert_int_equal(c.tail_records, 16);
+    assert_int_equal(c.tail_window, 0);
+    assert_int_equal(c.tail_bytes, 4096);
+    assert_true(c.headers_preserved);
+    assert_false(c.timestamps_preserved);
+    mm2_config_free(&c);
+    assert_one_problem(HEAD CONNECT FLINK "tail.records = 0\n" CONNECTOR, INI
+                       ": [flink] tail.records must be a whole number from 1 to 256, got \"0\"");
+    assert_one_problem(HEAD CONNECT FLINK "tail.bytes = 1k\n" CONNECTOR,
+                       INI ": [flink] tail.bytes must be a whole number from 1024 to 67108864, got "
+                           "\"1k\"");
+    assert_one_problem(HEAD CONNECT FLINK "headers.preserved = yes\n" CONNECTOR,
+                       INI ": [flink] headers.preserved must be true or false, got \"yes\"");
+    assert_one_problem(HEAD CONNECT FLINK "tail.window = 1\ntail.window = 2\n" CONNECTOR,
+                       INI ": [flink] tail.window is given twice (or continued on an indented "
+                           "line); give it once");
 }
 
 static void test_config_empty_file_names_every_required_part(void **state)
@@ -724,7 +756,8 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
                            "request.timeout.seconds, retry.budget.seconds");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
-                           "job.id, checkpoint.interval.seconds, topic.mapping");
+                           "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
+                           "tail.window, tail.bytes, headers.preserved, timestamps.preserved");
     assert_one_problem(VALID "[connector]\npath = c.json\n",
                        INI ": [connector] has no key \"path\"; the key is file");
 }
@@ -1264,6 +1297,7 @@ int main(void)
         cmocka_unit_test(test_config_every_section_and_key),
         cmocka_unit_test(test_config_defaults_for_optional_keys),
         cmocka_unit_test(test_config_connect_ca_relative_to_the_ini),
+        cmocka_unit_test(test_config_tail_keys),
         cmocka_unit_test(test_config_empty_file_names_every_required_part),
         cmocka_unit_test(test_config_inline_comment_needs_a_space_before_the_semicolon),
         cmocka_unit_test(test_config_env_expansion_replaces_each_reference),

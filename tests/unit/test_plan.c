@@ -45,6 +45,8 @@ struct fx {
     struct mm2_config cfg;
     struct mm2_tpref accept[8];
     size_t naccept;
+    struct mm2_tpref gap[4], unplaced[4];
+    size_t ngap, nunplaced;
     struct mm2_plan plan;
     struct mm2_refusals r;
     struct mm2_error err;
@@ -249,7 +251,11 @@ static enum mm2_status build(struct fx *f)
                                       .mirror = f->mirror,
                                       .cfg = &f->cfg,
                                       .accept_loss = f->accept,
-                                      .naccept = f->naccept};
+                                      .naccept = f->naccept,
+                                      .start_at_gap = f->gap,
+                                      .ngap = f->ngap,
+                                      .accept_unplaced = f->unplaced,
+                                      .nunplaced = f->nunplaced};
 
     mm2_plan_free(&f->plan);
     mm2_refusals_free(&f->r);
@@ -1318,16 +1324,18 @@ static const char *const PLAN_TEXT_TAIL =
     "  \"partitions\": [\n"
     "    {\"topic\": \"orders\", \"partition\": 0, \"c\": 1000, \"m\": 999, \"action\": "
     "\"offset\", \"log_start\": 0, \"log_end\": 1500, \"lost\": 0, \"target_topic\": \"orders\", "
-    "\"target_start\": 7000},\n"
+    "\"target_start\": 7000, \"boundary\": \"\", \"group_c\": 1000, \"duplicates\": 0, \"gap\": "
+    "0},\n"
     "    {\"topic\": \"orders\", \"partition\": 1, \"c\": 40, \"m\": null, \"action\": "
     "\"accept-loss\", \"log_start\": 100, \"log_end\": 2000, \"lost\": 60, \"target_topic\": "
-    "\"orders\", \"target_start\": 7000},\n"
+    "\"orders\", \"target_start\": 7000, \"boundary\": \"\", \"group_c\": 40, \"duplicates\": 0, "
+    "\"gap\": 0},\n"
     "    {\"topic\": \"payments\", \"partition\": 0, \"c\": 0, \"m\": null, \"action\": "
     "\"reset\", \"log_start\": 0, \"log_end\": 50, \"lost\": 0, \"target_topic\": \"payments\", "
-    "\"target_start\": 7000}\n"
+    "\"target_start\": 7000, \"boundary\": \"\", \"group_c\": 0, \"duplicates\": 0, \"gap\": 0}\n"
     "  ],\n"
     "  \"summary\": {\"partitions\": 3, \"offsets\": 1, \"resets\": 1, \"accepted_losses\": 1, "
-    "\"records_lost\": 60}\n"
+    "\"records_lost\": 60, \"boundary_duplicates\": 0, \"gap_records\": 0}\n"
     "}\n";
 
 /* The fixture planned with one entry of each action. */
@@ -2205,6 +2213,180 @@ static void test_plan_refusal_lost_to_memory_is_unexpected(void **state)
 
 #define FX_TEST(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 
+/* ---- Flink's side of the boundary (mm2_plan_bnd.c) ------------------------------------------ */
+
+/* orders-0 (C 1000) as the export classified it. */
+static struct mm2_bnd_result *boundary(struct fx *f, enum mm2_bnd_class cls)
+{
+    struct mm2_xpart *p = part(f, "orders", 0);
+
+    p->boundary_read = true;
+    memset(&p->boundary, 0, sizeof(p->boundary));
+    p->boundary.cls = cls;
+    p->boundary.tail_len = 8;
+    p->boundary.tail_first = 5000;
+    p->boundary.tail_last = 5007;
+    p->boundary.src_first = p->boundary.src_last = p->boundary.resume_at = -1;
+    p->boundary.mismatch_target = p->boundary.mismatch_source = -1;
+    p->boundary.window_first = 920;
+    p->boundary.window_last = 1063;
+    return &p->boundary;
+}
+
+static void placed(struct mm2_bnd_result *b, int64_t last, uint64_t k, int64_t resume)
+{
+    b->matches = 1;
+    b->src_first = last - 7;
+    b->src_last = last;
+    b->k = k;
+    b->resume_at = resume;
+}
+
+static void test_plan_boundary_aligned_and_ahead_plan_as_today(void **state)
+{
+    struct fx *f = *state;
+
+    placed(boundary(f, MM2_BND_ALIGNED), 999, 0, 1000);
+    assert_planned(f);
+    assert_int_equal(f->plan.entries[0].m, 999);
+    assert_string_equal(f->plan.entries[0].boundary, "aligned");
+    mm2_plan_free(&f->plan);
+    placed(boundary(f, MM2_BND_AHEAD), 1004, 5, 1000);
+    assert_planned(f);
+    assert_int_equal(f->plan.entries[0].c, 1000);
+    assert_int_equal(f->plan.entries[0].m, 999);
+    assert_int_equal(f->plan.entries[0].duplicates, 5);
+    assert_string_equal(f->plan.entries[0].boundary, "ahead");
+}
+
+static void test_plan_boundary_behind_is_refused_naming_the_gap(void **state)
+{
+    struct fx *f = *state;
+
+    placed(boundary(f, MM2_BND_BEHIND), 996, 3, 997);
+    assert_refused(f, 1,
+                   "orders-0: the target ends 3 records before C=1000: its last 8 records "
+                   "(target offsets 5000..5007) are source 989..996, so source 997..999 never "
+                   "reached it (the sink's last transaction aborted?); MM2 would skip them: plan "
+                   "with --start-at-gap orders:0 to copy them [rule flink-gap]");
+}
+
+static void test_plan_boundary_start_at_gap_starts_mm2_at_the_first_missing_record(void **state)
+{
+    struct fx *f = *state;
+    cJSON *j;
+    struct mm2_plan back;
+    struct mm2_error err = {0};
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+
+    placed(boundary(f, MM2_BND_BEHIND), 996, 3, 997);
+    f->gap[f->ngap++] = (struct mm2_tpref){"orders", 0};
+    assert_planned(f);
+    assert_int_equal(f->plan.entries[0].c, 997);
+    assert_int_equal(f->plan.entries[0].m, 996);
+    assert_int_equal(f->plan.entries[0].group_c, 1000);
+    assert_int_equal(f->plan.entries[0].gap, 3);
+    /* ...and the plan reads back as written. */
+    j = plan_json(f);
+    assert_int_equal(mm2_artifact_seal(j, digest, &err), MM2_OK);
+    assert_int_equal(mm2_plan_from_json(j, &back, &err), MM2_OK);
+    assert_int_equal(back.entries[0].c, 997);
+    assert_int_equal(back.entries[0].group_c, 1000);
+    assert_int_equal(back.entries[0].gap, 3);
+    assert_string_equal(back.entries[0].boundary, "behind");
+    mm2_plan_free(&back);
+    cJSON_Delete(j);
+}
+
+static void test_plan_boundary_options_for_other_partitions_are_refused(void **state)
+{
+    struct fx *f = *state;
+
+    placed(boundary(f, MM2_BND_ALIGNED), 999, 0, 1000);
+    f->gap[f->ngap++] = (struct mm2_tpref){"orders", 0};
+    f->unplaced[f->nunplaced++] = (struct mm2_tpref){"orders", 0};
+    assert_refused(f, 2,
+                   "--start-at-gap orders:0: the export did not find that partition behind C (or "
+                   "it is not replicated); it is only for a target that lacks records below C "
+                   "[rule start-at-gap]",
+                   "--accept-unplaced orders:0: that partition's tail was placed (or it is not "
+                   "replicated); it is only for a tail the export could not place [rule "
+                   "accept-unplaced]");
+}
+
+static void test_plan_boundary_unplaced_shows_offsets_and_digests_only(void **state)
+{
+    struct fx *f = *state;
+    struct mm2_bnd_result *b = boundary(f, MM2_BND_UNPLACED);
+
+    b->mismatch_target = 5000;
+    b->mismatch_source = 992;
+    memcpy(b->mismatch_target_digest, "0123456789ab", 13);
+    memcpy(b->mismatch_source_digest, "ba9876543210", 13);
+    assert_refused(f, 1,
+                   "orders-0: its last 8 records (target offsets 5000..5007) match no place of "
+                   "source 920..1063 around C=1000: target offset 5000 (digest 0123456789ab) "
+                   "differs from source offset 992 (digest ba9876543210); Flink repartitioned, "
+                   "transformed, or another writer wrote there, and MM2 keeps partitions; if you "
+                   "know why, record it with --accept-unplaced orders:0 [rule "
+                   "flink-partitioning]");
+    f->unplaced[f->nunplaced++] = (struct mm2_tpref){"orders", 0};
+    assert_planned(f);
+    assert_string_equal(f->plan.entries[0].boundary, "unplaced");
+    assert_int_equal(f->plan.entries[0].m, 999);
+}
+
+static void test_plan_boundary_gone_with_an_accepted_loss_is_not_refused_again(void **state)
+{
+    struct fx *f = *state;
+    struct mm2_xpart *p = part(f, "orders", 0);
+
+    /* C 1000 below a log start of 1200: the records around C expired. */
+    for (int r = 0; r < 2; r++)
+        p->log_start[r] = 1200;
+    boundary(f, MM2_BND_GONE);
+    accept_loss(f, "orders", 0);
+    assert_planned(f);
+    assert_int_equal(f->plan.entries[0].action, MM2_ACT_LOSS);
+    assert_string_equal(f->plan.entries[0].boundary, "gone");
+}
+
+static void test_plan_boundary_empty_target_ambiguous_gone_unread_are_refused(void **state)
+{
+    struct fx *f = *state;
+    struct mm2_bnd_result *b = boundary(f, MM2_BND_UNPLACED);
+
+    b->tail_len = 0;
+    b->tail_first = b->tail_last = -1;
+    assert_refused(f, 1,
+                   "orders-0: the target partition is empty while C=1000: Flink's copy of this "
+                   "partition is not there (Flink wrote other partitions or topics?); MM2 keeps "
+                   "partitions, so it cannot take over as is; if you know why, record it with "
+                   "--accept-unplaced orders:0 [rule flink-partitioning]");
+    mm2_refusals_free(&f->r);
+    b = boundary(f, MM2_BND_AMBIGUOUS);
+    b->matches = 3;
+    assert_refused(f, 1,
+                   "orders-0: its last 8 records (target offsets 5000..5007) match 3 places of "
+                   "source 920..1063 around C=1000: they do not say where Flink stopped; raise "
+                   "[flink] tail.records and export again, or --accept-unplaced orders:0 [rule "
+                   "flink-ambiguous]");
+    mm2_refusals_free(&f->r);
+    b = boundary(f, MM2_BND_GONE);
+    (void)snprintf(b->why, sizeof(b->why), "the tail matches nowhere and x");
+    assert_refused(f, 1,
+                   "orders-0: the tail matches nowhere and x (C=1000); what Flink copied cannot "
+                   "be compared, not guessed either; --accept-unplaced orders:0 records that you "
+                   "checked it otherwise [rule flink-window-gone]");
+    mm2_refusals_free(&f->r);
+    b = boundary(f, MM2_BND_UNREAD);
+    (void)snprintf(b->why, sizeof(b->why), "the byte budget (tail.bytes) ended y");
+    assert_refused(f, 1,
+                   "orders-0: the byte budget (tail.bytes) ended y (C=1000); raise [flink] "
+                   "tail.bytes and export again, or --accept-unplaced orders:0 [rule "
+                   "flink-unread]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2269,6 +2451,13 @@ int main(void)
         cmocka_unit_test(test_patch_body_of_an_empty_plan),
         FX_TEST(test_patch_body_keeps_large_offsets_exact),
         FX_TEST(test_plan_to_json_exact_text),
+        FX_TEST(test_plan_boundary_aligned_and_ahead_plan_as_today),
+        FX_TEST(test_plan_boundary_behind_is_refused_naming_the_gap),
+        FX_TEST(test_plan_boundary_start_at_gap_starts_mm2_at_the_first_missing_record),
+        FX_TEST(test_plan_boundary_options_for_other_partitions_are_refused),
+        FX_TEST(test_plan_boundary_unplaced_shows_offsets_and_digests_only),
+        FX_TEST(test_plan_boundary_empty_target_ambiguous_gone_unread_are_refused),
+        FX_TEST(test_plan_boundary_gone_with_an_accepted_loss_is_not_refused_again),
         FX_TEST(test_plan_round_trips_through_json),
         FX_TEST(test_plan_to_json_refuses_offsets_above_two_to_the_fifty_three),
         FX_TEST(test_plan_from_json_refuses_each_bad_member),
