@@ -119,6 +119,11 @@ run_set() { # SET: all or one
     cp "$w/last.err" "$w/$s-$step.err"
     R[$s.$step]=$(figures)
     RSS[$s.$step]=$(($(tail -n 1 "$w/last.rss") / 1024))
+    # export's boundary read (the targets' tails and the sources around C), from its own line:
+    # "MS REQUESTS RECORDS".
+    if [ "$step" = export ]; then
+      R[$s.tail]=$(sed -nE 's/.*boundary: .* \(([0-9]+) records, ([0-9]+) requests, ([0-9]+) ms\)$/\3 \2 \1/p' "$w/last.err")
+    fi
   done
 }
 log "mm2-offsets on $parts partitions (one topic), then on $total"
@@ -193,6 +198,14 @@ done
 tot() { local s sum=0; for s in export plan apply verify; do sum=$((sum + ${R[$1.$s]%% *})); done; echo "$sum"; }
 tot_one=$([ "${BENCH_ONE:-1}" = 1 ] && tot one || echo -)
 tot_all=$(tot all)
+read -r -a tail_one <<<"${R[one.tail]:-0 0 0}"
+read -r -a tail_all <<<"${R[all.tail]:-0 0 0}"
+read -r -a exp_all <<<"${R[all.export]}"
+echo
+echo "export's boundary read (each target's last records and the source around C, in export above):"
+echo "  $parts partitions: ${tail_one[0]} ms, ${tail_one[1]} Kafka requests, ${tail_one[2]} records;" \
+  "$total partitions: ${tail_all[0]} ms, ${tail_all[1]} Kafka requests, ${tail_all[2]} records"
+echo "  export with it / export without it ($total partitions): $(awk -v a="${exp_all[0]}" -v b="${tail_all[0]}" 'BEGIN { printf "%.2f", (a - b > 0) ? a / (a - b) : 0 }')"
 echo
 echo "mm2-offsets, machine part (export's reads, plan, apply, verify): $tot_one ms for $parts partitions, $tot_all ms for $total"
 echo "usual way, $total partitions: kafka-consumer-groups.sh --describe $((t1 - t0)) ms (JVM included), script $((t2 - t1)) ms,"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# Flink's side of the boundary on real clusters: bedkit flink-copy reproduces
+# each failure for real (its last transaction aborted by the broker after C was
+# committed, an at-least-once copy past C, FlinkFixedPartitioner), export reads
+# the targets' tails and the sources around C, and plan classifies each
+# partition exactly, refusing what would lose records or break per-key order
+# with Connect untouched. The aborted case is then planned with --start-at-gap,
+# applied, resumed and checked, and the target equals the source: 0 lost.
+# shellcheck disable=SC2154 # output and stderr are set by bats' run
+load helpers
+load offsets_helpers
+
+# copy ARGS...: bedkit flink-copy between the bed's clusters.
+copy() {
+  "${KIT[@]}" flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" "$@" >/dev/null
+}
+
+@test "export and plan classify an aborted last transaction, a copy past C and a fixed partitioner exactly; the refusals leave Connect untouched" {
+  d=$(oj_dir bnd)
+  oj_files "$d" bnd 'bnd[apf]\\.t'
+  printf 'headers.preserved = true\ntimestamps.preserved = true\n' >>"$d/migration.ini"
+  # [flink] is the INI's last but one section: move [connector] after the new keys.
+  sed -i '/^\[connector\]/,/^file/d' "$d/migration.ini"
+  printf '[connector]\nfile = connector.json\n' >>"$d/migration.ini"
+  topics_both bnda.t:2 bndp.t:1 bndf.t:3
+  produce bnda.t 40 2
+  produce bndp.t 30 1
+  produce bndf.t 45 3
+  copy --group bnd-flink --topic bnda.t --upto 0:10,1:15 --txn-id bnd-sink --txn-timeout-ms 3000 --abort-last 3
+  copy --group bnd-flink --topic bndp.t --upto 0:20 --past 4
+  copy --group bnd-flink --topic bndf.t --upto 0:15,1:15,2:15 --partitioner fixed --parallelism 2
+  run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2
+  assert_line --partial "boundary: the target's tails against the source around C: 1 ahead, 2 behind, 3 unplaced"
+  assert_equal "$(jq -c '[.partitions[] | [.topic, .partition, .boundary.class, .boundary.k, .boundary.source_last, .boundary.resume_at]]' "$d/export.json")" \
+    '[["bnda.t",0,"behind",3,6,7],["bnda.t",1,"behind",3,11,12],["bndf.t",0,"unplaced",0,null,null],["bndf.t",1,"unplaced",0,null,null],["bndf.t",2,"unplaced",0,null,null],["bndp.t",0,"ahead",4,23,20]]'
+  run -1 oj "$d" plan --config migration.ini --export export.json --out plan.json
+  assert_line --partial "refused: bnda.t-0: the target ends 3 records before C=10: its last 7 records (target offsets 0..6) are source 0..6, so source 7..9 never reached it"
+  assert_line --partial "[rule flink-gap]"
+  assert_line --partial "refused: bndf.t-2: the target partition is empty while C=15"
+  assert_line --regexp "refused: bndf\\.t-0: its last 8 records \\(target offsets 7\\.\\.14\\) match no place of source 0\\.\\.14 around C=15: target offset 7 \\(digest [0-9a-f]{12}\\) differs from source offset 7 \\(digest [0-9a-f]{12}\\);.*\\[rule flink-partitioning\\]"
+  assert_line "mm2-offsets plan: error: 5 refusals; no plan written"
+  [ ! -e "$d/plan.json" ]
+  connector_absent bnd
+}
+
+@test "the aborted last transaction: --start-at-gap, apply, resume and check leave the target equal to the source, 0 lost" {
+  d=$(oj_dir gap)
+  oj_files "$d" gap 'gap\\.t'
+  topics_both gap.t:2
+  produce gap.t 40 2
+  copy --group gap-flink --topic gap.t --upto 0:10,1:15 --txn-id gap-sink --txn-timeout-ms 3000 --abort-last 3
+  run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2 -q
+  run -0 --separate-stderr oj "$d" plan --config migration.ini --export export.json --out plan.json \
+    --start-at-gap gap.t:0 --start-at-gap gap.t:1
+  PLAN_DIGEST=$output
+  assert_equal "${stderr_lines[0]}" "mm2-offsets plan: warning: gap.t-0: starting MM2 at 7, 3 records below C=10 (--start-at-gap): it copies the 3 records the target lacks"
+  assert_equal "$(jq -c '[.partitions[] | [.c, .m, .group_c, .gap]]' "$d/plan.json")" '[[7,6,10,3],[12,11,15,3]]'
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  run -0 oj "$d" verify --config migration.ini --plan plan.json -q
+  run -0 oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST" -q
+  # Every source record on the target once, in order: the 6 the aborted transaction lost
+  # included, nothing twice.
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic gap.t --timeout 180
+  assert_output '{"source_records": 40, "target_records": 40, "partitions": 2, "mismatched_partitions": 0}'
+  run -0 oj "$d" check --config migration.ini --plan plan.json
+  assert_equal "$(jq -c '[.ok, .equal, [.partitions[] | [.first.source_offset, .gap]]]' <<<"$output")" '[true,2,[[7,3],[12,3]]]'
+  run -0 rest PUT 1 /connectors/gap/stop
+}
