@@ -297,6 +297,33 @@ out:
     return st;
 }
 
+/* Whether each replicated source topic is compacted (its cleanup.policy), read from the source
+ * rather than guessed: a compacted window's holes are records gone, not a copy's mismatch. */
+static enum mm2_status source_policies(struct ctx *x, struct mm2_error *err)
+{
+    struct mm2_export *ex = &x->ex;
+    const char **names = calloc(ex->ntopics + 1, sizeof(*names));
+    bool *compacted = calloc(ex->ntopics + 1, sizeof(*compacted));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+    size_t n = 0;
+
+    if (names == NULL || compacted == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < ex->ntopics; i++)
+        if (ex->topics[i].replicated)
+            names[n++] = ex->topics[i].name;
+    job_kafka_deadline(x->j, &dl);
+    if (st == MM2_OK && n > 0)
+        st = mm2_kafka_compacted(x->j->source, names, n, compacted, &dl, err);
+    for (size_t i = 0, t = 0; st == MM2_OK && i < ex->ntopics; i++)
+        if (ex->topics[i].replicated)
+            ex->topics[i].compacted = compacted[t++];
+    free(names);
+    free(compacted);
+    return st;
+}
+
 /* The memory the boundary read may hold at once (two reads of tail.bytes per partition). */
 #define BOUNDARY_MEMORY (64L * 1024 * 1024)
 
@@ -342,9 +369,11 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
     prm.chunk = (size_t)(BOUNDARY_MEMORY / (2 * j->cfg.tail_bytes));
     if (tp == NULL || res == NULL || of == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0; st == MM2_OK && i < ex->nparts; i++) {
+    for (size_t i = 0, xt = 0; st == MM2_OK && i < ex->nparts; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
         size_t t = x->tgt_of[i];
+        while (xt + 1 < ex->ntopics && strcmp(ex->topics[xt].name, p->topic) != 0)
+            xt++; /* both sorted by topic */
         if (p->committed[1] < 0)
             continue; /* no C: the plan refuses it (no-offset) */
         of[m] = i;
@@ -356,7 +385,7 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
                                          p->log_end[1],
                                          t != (size_t)-1 ? x->tgt_start[t] : 0,
                                          p->target_lso[1],
-                                         false};
+                                         ex->topics[xt].compacted};
     }
     job_kafka_deadline(j, &dl);
     if (st == MM2_OK && m > 0)
@@ -480,6 +509,8 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
         return rc;
     t = mm2_now_ms();
     if (layout(x, &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (source_policies(x, &err) != MM2_OK)
         return job_fail(j, &err);
     mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms", mm2_now_ms() - t);
     job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,

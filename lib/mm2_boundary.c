@@ -252,7 +252,7 @@ bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
             set_why(out, cut ? "the target partition is empty and the source records below C are "
                                "gone (log start)"
                              : "the target partition is empty and the source records below C "
-                               "were compacted away");
+                               "were compacted away (cleanup.policy)");
         } else {
             out->cls = MM2_BND_EMPTY;
             set_why(out, "the target partition is empty and the source holds no record below C "
@@ -274,9 +274,12 @@ bool mm2_bnd_classify(int64_t c, const struct mm2_record *tail, size_t t,
     }
     if (cut || holes) {
         out->cls = MM2_BND_GONE;
-        set_why(out, cut ? "the tail matches nowhere and source records of the window are gone "
-                           "(below the log start)"
-                         : "the tail matches nowhere and the compacted source window has gaps");
+        set_why(
+            out,
+            cut ? "the tail matches nowhere and source records of the window are gone "
+                  "(below the log start)"
+                : "the tail matches nowhere and the source topic is compacted (cleanup.policy): "
+                  "records of the window were removed");
         return true;
     }
     out->cls = MM2_BND_UNPLACED;

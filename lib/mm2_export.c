@@ -69,6 +69,7 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
             pj_int_or_null(&b, e, "target_partitions", t->target_partitions,
                            t->target_partitions < 0);
             pj_str(&b, e, "flink_target", t->flink_target);
+            pj_bool(&b, e, "compacted", t->compacted);
         }
     }
     arr = pj_arr(&b, b.root, "partitions");
@@ -135,7 +136,9 @@ static enum mm2_status read_topics(const cJSON *arr, struct mm2_export *ex, stru
             if (pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
                 pj_get_int_or_null(e, "target_partitions", where, 1, INT32_MAX, -1, &v, err) !=
                     MM2_OK ||
-                pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK)
+                pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK ||
+                (cJSON_GetObjectItemCaseSensitive(e, "compacted") != NULL &&
+                 pj_get_bool(e, "compacted", where, &t->compacted, err) != MM2_OK))
                 return MM2_CONFIG;
             t->target_partitions = (int32_t)v;
         }

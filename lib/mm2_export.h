@@ -33,6 +33,8 @@ struct mm2_xtopic {
     char *target;    /* the topic MM2 writes to (replication policy); NULL when not replicated */
     int32_t target_partitions;
     char *flink_target; /* the topic Flink wrote to ([flink] topic.mapping); NULL likewise */
+    bool compacted;     /* replicated: the source's cleanup.policy holds compact (false in an export
+                           from before it was read) */
 };
 
 /* Per replicated source partition: both reads. Offsets MM2_OFFSET_NONE when not known;

@@ -177,6 +177,16 @@ enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *
                                       int64_t *start, int64_t *end, int64_t *stable,
                                       const struct mm2_deadline *dl, struct mm2_error *err);
 
+/* For each of the n topics (distinct), whether its cleanup.policy holds "compact" (a list:
+ * "compact", "delete", "compact,delete"), into compacted[i]: one DescribeConfigs request asking
+ * for that key only. A compacted partition's offsets have holes where records were removed, so
+ * the boundary proof must know it rather than guess. A topic that does not exist, or that the
+ * user may not DescribeConfigs, is MM2_UNEXPECTED naming it and the broker's error; an answer
+ * without the key is _BAD_MSG, never "not compacted". Retriable errors are retried. */
+enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topics, size_t n,
+                                    bool *compacted, const struct mm2_deadline *dl,
+                                    struct mm2_error *err);
+
 /* Commits offsets[i] (>= 0) for tps[i] to group (rd_kafka_AlterConsumerGroupOffsets). The broker
  * refuses it while the group has active members (UNKNOWN_MEMBER_ID, measured for classic and
  * KIP-848 groups): that comes back as MM2_UNEXPECTED naming the error. Not atomic across

@@ -1,9 +1,9 @@
 /*
  * mm2_kafka_admin: the calls that ask a cluster for facts or change a group's offsets (see
  * mm2_kafka.h): cluster id, topics, a group's committed offsets and state, log offsets, and
- * the offset commit. The three admin requests (ListConsumerGroupOffsets,
- * DescribeConsumerGroups, AlterConsumerGroupOffsets) run through one retry loop, admin_run,
- * driven by a table of what differs between them.
+ * the offset commit, the topics' cleanup.policy. The four admin requests
+ * (ListConsumerGroupOffsets, DescribeConsumerGroups, AlterConsumerGroupOffsets, DescribeConfigs)
+ * run through one retry loop, admin_run, driven by a table of what differs between them.
  */
 #include "mm2_kafka_internal.h"
 
@@ -62,8 +62,7 @@ enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tp
     return MM2_OK;
 }
 
-/* The caller's index of topic[partition], or -1 when it was not asked for. */
-static long tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
+long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
 {
     struct tpidx key = {topic, partition, 0};
     const struct tpidx *hit;
@@ -234,13 +233,6 @@ void mm2_topic_list_free(struct mm2_topic_list *l)
 
 /* ---- retried admin calls ----------------------------------------------------------------- */
 
-/* What one attempt of a retried call ended with. */
-struct attempt {
-    rd_kafka_resp_err_t e; /* NO_ERROR when done */
-    const char *topic;     /* the partition an error is about, if any */
-    int32_t partition;
-};
-
 /* An admin request's result event from q, or NULL at the deadline or on an authentication
  * failure (h->auth_failed). */
 static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
@@ -286,6 +278,9 @@ static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struc
     if (mm2k_auth_error(a->e))
         return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
     if (!mm2k_retriable(a->e)) {
+        if (a->topic != NULL && a->partition < 0) /* a topic's own error */
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: topic %.*s: %s", what, 255, a->topic,
+                             rd_kafka_err2name(a->e));
         if (a->topic != NULL)
             return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
                              (int)a->partition, rd_kafka_err2name(a->e));
@@ -335,7 +330,7 @@ static void partitions_read(const rd_kafka_topic_partition_list_t *l, const stru
     }
     for (int j = 0; j < l->cnt; j++) {
         const rd_kafka_topic_partition_t *p = &l->elems[j];
-        long i = tp_find(idx, n, p->topic, p->partition);
+        long i = mm2k_tp_find(idx, n, p->topic, p->partition);
 
         if (i < 0 || seen[i])
             continue;
@@ -362,38 +357,6 @@ static void admin_done(rd_kafka_queue_t *q, rd_kafka_AdminOptions_t *o,
     if (l != NULL)
         rd_kafka_topic_partition_list_destroy(l);
 }
-
-/* What an admin call works on, and where its answer goes. */
-struct admin_args {
-    const char *group;
-    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
-    const struct tpidx *idx;
-    size_t n;
-    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
-    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
-    struct mm2_group_info *info; /* DescribeConsumerGroups */
-};
-
-/* The objects one attempt made, freed once its answer is read. */
-struct admin_req {
-    rd_kafka_topic_partition_list_t *l;
-    rd_kafka_ListConsumerGroupOffsets_t *list;
-    rd_kafka_AlterConsumerGroupOffsets_t *alter;
-};
-
-/* What differs between the admin calls; admin_run is the one retry loop around them. */
-struct admin_call {
-    rd_kafka_admin_op_t op;
-    /* Makes the request into r and sends it, the answer to come on q; false when out of
-     * memory (nothing sent). */
-    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
-                 rd_kafka_queue_t *q, struct admin_req *r);
-    /* Reads the result event: the first error into at, the answer into a's output. */
-    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
-    /* A classic group with active members refuses the call (a commit from outside it):
-     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
-    bool members_refuse;
-};
 
 /* The answer to a group offsets request (list or alter): the group's error, then the first
  * partition's; the offsets into out when it is not NULL. */
@@ -511,6 +474,9 @@ static void admin_req_free(struct admin_req *r)
         rd_kafka_ListConsumerGroupOffsets_destroy(r->list);
     if (r->alter != NULL)
         rd_kafka_AlterConsumerGroupOffsets_destroy(r->alter);
+    if (r->res != NULL)
+        rd_kafka_ConfigResource_destroy_array(r->res, r->nres);
+    free(r->res);
 }
 
 /* What a classic group with members answers a commit from outside it. */
@@ -520,13 +486,10 @@ static bool members_refused(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
 }
 
-/* Runs the admin call `kind` on the read_uncommitted handle until it is answered without error,
- * fails for good, or the deadline passes. what names it in messages. */
-static enum mm2_status admin_run(struct mm2_kafka *k, enum admin_kind kind,
-                                 const struct admin_args *a, const struct mm2_deadline *dl,
-                                 const char *what, struct mm2_error *err)
+enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
+                               const struct admin_args *a, const struct mm2_deadline *dl,
+                               const char *what, struct mm2_error *err)
 {
-    const struct admin_call *c = &ADMIN_CALLS[kind];
     struct handle *h;
     enum mm2_status st = mm2k_handle_get(k, false, &h, err);
 
@@ -534,7 +497,7 @@ static enum mm2_status admin_run(struct mm2_kafka *k, enum admin_kind kind,
         st = mm2k_wait_up(k, h, dl, what, err);
     while (st == MM2_OK) {
         struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
-        struct admin_req r = {NULL, NULL, NULL};
+        struct admin_req r = {NULL, NULL, NULL, NULL, 0};
         rd_kafka_AdminOptions_t *o = admin_options(h, c->op, dl);
         rd_kafka_queue_t *q = rd_kafka_queue_new(h->rk);
 
@@ -593,7 +556,7 @@ enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
             struct admin_args a = {
                 .group = group, .tps = tps + off, .idx = idx, .n = m, .out = out + off};
 
-            st = admin_run(k, ADMIN_COMMITTED, &a, dl, what, err);
+            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMITTED], &a, dl, what, err);
         }
         free(idx);
     }
@@ -614,7 +577,7 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
         return mm2k_fail(k, err, MM2_USAGE, "group state: no group or no output");
     *out = (struct mm2_group_info){{0}, 0, {0}};
     snprintf(what, sizeof(what), "state of group '%.255s'", group);
-    return admin_run(k, ADMIN_GROUP, &a, dl, what, err);
+    return mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
 }
 
 /* ---- log offsets ------------------------------------------------------------------------- */
@@ -738,7 +701,7 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
     if (st == MM2_OK) {
         struct admin_args a = {.group = group, .tps = tps, .idx = idx, .n = n, .offsets = offsets};
 
-        st = admin_run(k, ADMIN_COMMIT, &a, dl, what, err);
+        st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMIT], &a, dl, what, err);
     }
     free(idx);
     return st;

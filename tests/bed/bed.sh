@@ -103,6 +103,9 @@ transaction.state.log.num.partitions=4
 # A transaction past its transaction.timeout.ms is aborted within a second, not ten (the
 # default): bedkit flink-copy --abort-last waits for it.
 transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
+# The log cleaner looks for work every second, not every 15 (log.cleaner.backoff.ms):
+# offsets_boundary.bats waits for a compacted source topic to be cleaned.
+log.cleaner.backoff.ms=1000
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 log.retention.hours=-1

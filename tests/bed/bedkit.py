@@ -119,6 +119,8 @@ def cmd_produce(a):
 
     for i in range(a.start, a.start + a.count):
         key, value, headers, ts = record(i, a.seed)
+        if a.keys:  # a compacted topic takes no null key: key i % KEYS, never null
+            key = f"c{a.seed}-{i % a.keys}".encode()
         while True:
             try:
                 p.produce(a.topic, value=value, key=key, headers=headers or None,
@@ -986,6 +988,7 @@ def main():
     pr.add_argument("--topic", required=True); pr.add_argument("--count", type=int, required=True)
     pr.add_argument("--start", type=int, default=0); pr.add_argument("--partitions", type=int, required=True)
     pr.add_argument("--seed", type=int, default=1); pr.add_argument("--timeout", type=float, default=60)
+    pr.add_argument("--keys", type=int, default=0, help="key i %% KEYS, never null (compacted topics)")
     d = sub.add_parser("dump"); d.add_argument("--bootstrap", required=True)
     d.add_argument("--topic", required=True); d.add_argument("--timeout", type=float, default=60)
     d.add_argument("--isolation", choices=["read_committed", "read_uncommitted"],

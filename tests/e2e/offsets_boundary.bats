@@ -29,8 +29,12 @@ copy() {
   copy --group bnd-flink --topic bnda.t --upto 0:10,1:15 --txn-id bnd-sink --txn-timeout-ms 3000 --abort-last 3
   copy --group bnd-flink --topic bndp.t --upto 0:20 --past 4
   copy --group bnd-flink --topic bndf.t --upto 0:15,1:15,2:15 --partitioner fixed --parallelism 2
-  run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2
+  run oj "$d" export --config migration.ini --out export.json --stable-wait 2
+  printf '%s\n' "$output"
+  assert_success
   assert_line --partial "boundary: the target's tails against the source around C: 1 ahead, 2 behind, 3 unplaced"
+  # Their cleanup.policy is delete (read from the source, not assumed).
+  assert_equal "$(jq -c '[.topics[] | select(.replicated) | .compacted] | unique' "$d/export.json")" '[false]'
   assert_equal "$(jq -c '[.partitions[] | [.topic, .partition, .boundary.class, .boundary.k, .boundary.source_last, .boundary.resume_at]]' "$d/export.json")" \
     '[["bnda.t",0,"behind",3,6,7],["bnda.t",1,"behind",3,11,12],["bndf.t",0,"unplaced",0,null,null],["bndf.t",1,"unplaced",0,null,null],["bndf.t",2,"unplaced",0,null,null],["bndp.t",0,"ahead",4,23,20]]'
   run -1 oj "$d" plan --config migration.ini --export export.json --out plan.json
@@ -49,7 +53,9 @@ copy() {
   topics_both gap.t:2
   produce gap.t 40 2
   copy --group gap-flink --topic gap.t --upto 0:10,1:15 --txn-id gap-sink --txn-timeout-ms 3000 --abort-last 3
-  run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2 -q
+  run oj "$d" export --config migration.ini --out export.json --stable-wait 2 -q
+  printf '%s\n' "$output"
+  assert_success
   run -0 --separate-stderr oj "$d" plan --config migration.ini --export export.json --out plan.json \
     --start-at-gap gap.t:0 --start-at-gap gap.t:1
   PLAN_DIGEST=$output
@@ -65,4 +71,33 @@ copy() {
   run -0 oj "$d" check --config migration.ini --plan plan.json
   assert_equal "$(jq -c '[.ok, .equal, [.partitions[] | [.first.source_offset, .gap]]]' <<<"$output")" '[true,2,[[7,3],[12,3]]]'
   run -0 rest PUT 1 /connectors/gap/stop
+}
+
+@test "a compacted source window is reported as compacted (its cleanup.policy read), not taken for a repartitioning" {
+  d=$(oj_dir cmp)
+  oj_files "$d" cmp 'cmp\\.t'
+  # segment.ms=100 with bedkit's 2023 timestamps rolls a segment at every append, so all but
+  # the last record can be cleaned at once.
+  "${KIT[@]}" create-topics --bootstrap "$BED_SRC_BOOTSTRAP" cmp.t:1:compact --config segment.ms=100 \
+    --config min.cleanable.dirty.ratio=0.01 --config min.compaction.lag.ms=0 >/dev/null
+  "${KIT[@]}" create-topics --bootstrap "$BED_TGT_BOOTSTRAP" cmp.t:1 >/dev/null
+  "${KIT[@]}" produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic cmp.t --count 40 --partitions 1 --keys 5 >/dev/null
+  copy --group cmp-flink --topic cmp.t --upto 0:20
+  # One more record closes the segment the 40 are in; the cleaner then keeps each key's last.
+  "${KIT[@]}" produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic cmp.t --count 1 --start 40 --partitions 1 --keys 5 >/dev/null
+  compacted() { [ "$("${KIT[@]}" dump --bootstrap "$BED_SRC_BOOTSTRAP" --topic cmp.t | wc -l)" -le 6 ]; }
+  wait_for 90 compacted
+  first=$("${KIT[@]}" dump --bootstrap "$BED_SRC_BOOTSTRAP" --topic cmp.t | head -1 | jq .o)
+  [ "$first" -gt 20 ]
+  run oj "$d" export --config migration.ini --out export.json --stable-wait 2
+  printf '%s\n' "$output"
+  assert_success
+  assert_line --partial "boundary: the target's tails against the source around C: 1 gone"
+  assert_equal "$(jq -c '[.topics[] | select(.name == "cmp.t") | .compacted]' "$d/export.json")" '[true]'
+  assert_equal "$(jq -c '.partitions[0].boundary | [.class, .window_first, .why]' "$d/export.json")" \
+    '["gone",'"$first"',"the tail matches nowhere and the source topic is compacted (cleanup.policy): records of the window were removed"]'
+  run -1 oj "$d" plan --config migration.ini --export export.json --out plan.json
+  assert_line "mm2-offsets plan: error: refused: cmp.t-0: the tail matches nowhere and the source topic is compacted (cleanup.policy): records of the window were removed (C=20); what Flink copied cannot be compared, not guessed either; --accept-unplaced cmp.t:0 records that you checked it otherwise [rule flink-window-gone]"
+  [ ! -e "$d/plan.json" ]
+  connector_absent cmp
 }

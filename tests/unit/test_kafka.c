@@ -569,6 +569,33 @@ static void test_group_calls_need_a_group_and_outputs(void **state)
     mm2_kafka_free(k);
 }
 
+/* mm2_kafka_compacted checks its topics like a partition list, and sends nothing when they are
+ * wrong. */
+static void test_compacted_arguments_are_checked(void **state)
+{
+    struct mm2_kafka *k = client();
+    struct mm2_deadline dl = later(1000);
+    const char *twice[] = {"a", "b", "a"};
+    const char *unnamed[] = {"a", ""};
+    bool c[3];
+    struct mm2_error err = {0};
+
+    (void)state;
+    assert_int_equal(mm2_kafka_compacted(NULL, twice, 1, c, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "no Kafka client");
+    assert_int_equal(mm2_kafka_compacted(k, twice, 3, c, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] a[0] is listed twice");
+    assert_int_equal(mm2_kafka_compacted(k, unnamed, 2, c, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] partition #1 has no topic");
+    assert_int_equal(mm2_kafka_compacted(k, NULL, 1, c, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] cleanup.policy: no topics or no output");
+    assert_int_equal(mm2_kafka_compacted(k, twice, 1, NULL, &dl, &err), MM2_USAGE);
+    assert_int_equal(mm2_kafka_compacted(k, twice, 0, c, &dl, &err), MM2_USAGE);
+    assert_string_equal(err.msg, "[source] no partitions given");
+    assert_int_equal(mm2_kafka_requests(k), 0);
+    mm2_kafka_free(k);
+}
+
 static void test_read_arguments_are_checked(void **state)
 {
     struct mm2_kafka *k = client();
@@ -858,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_calls_without_a_client_are_usage),
         cmocka_unit_test(test_partition_lists_are_checked),
         cmocka_unit_test(test_group_calls_need_a_group_and_outputs),
+        cmocka_unit_test(test_compacted_arguments_are_checked),
         cmocka_unit_test(test_read_arguments_are_checked),
         cmocka_unit_test(test_read_of_an_empty_range_sends_nothing),
         cmocka_unit_test(test_expired_deadline_sends_nothing),

@@ -141,6 +141,23 @@ static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **s
         mm2_record_list_free(&out[i]);
 }
 
+/* librdkafka's mock cluster has no DescribeConfigs: the request is built and queued, and no
+ * broker answers it before the deadline. Not a failure to build the request (librdkafka refuses
+ * a config entry without a value, which this call once passed and reported as out of memory). */
+static void test_compacted_request_is_sent_and_waited_for(void **state)
+{
+    struct fixture *f = *state;
+    const char *topics[] = {"t"};
+    bool c[1] = {true};
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    mm2_deadline_start(&dl, 1000);
+    assert_int_equal(mm2_kafka_compacted(f->k, topics, 1, c, &dl, &err), MM2_UNREACHABLE);
+    assert_string_equal(err.msg, "[source] cleanup.policy of the topics: no complete answer by the "
+                                 "deadline (_TIMED_OUT)");
+}
+
 static void test_read_many_refuses_bad_arguments(void **state)
 {
     struct fixture *f = *state;
@@ -164,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_read_many_reads_every_range_in_one_pass),
         cmocka_unit_test(test_read_many_stops_at_the_partition_end_and_at_the_budget),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
+        cmocka_unit_test(test_compacted_request_is_sent_and_waited_for),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1681,6 +1681,7 @@ static void test_export_to_json_exact_text(void **state)
     part(f, "payments", 0)->target_hw[0] = part(f, "payments", 0)->target_hw[1] = -1;
     part(f, "payments", 0)->target_lso[0] = part(f, "payments", 0)->target_lso[1] = -1;
     part(f, "orders", 1)->committed[0] = MM2_OFFSET_NONE;
+    xtopic(f, "orders")->compacted = true;
     j = export_json(&f->ex);
     text = mm2_json_print(j, true);
     (void)snprintf(
@@ -1701,9 +1702,11 @@ static void test_export_to_json_exact_text(void **state)
         "  \"topics\": [\n"
         "    {\"name\": \"audit\", \"partitions\": 1, \"replicated\": false},\n"
         "    {\"name\": \"orders\", \"partitions\": 2, \"replicated\": true, \"target\": "
-        "\"orders\", \"target_partitions\": 2, \"flink_target\": \"orders\"},\n"
+        "\"orders\", \"target_partitions\": 2, \"flink_target\": \"orders\", \"compacted\": "
+        "true},\n"
         "    {\"name\": \"payments\", \"partitions\": 1, \"replicated\": true, \"target\": "
-        "\"payments\", \"target_partitions\": null, \"flink_target\": \"payments\"}\n"
+        "\"payments\", \"target_partitions\": null, \"flink_target\": \"payments\", "
+        "\"compacted\": false}\n"
         "  ],\n"
         "  \"partitions\": [\n"
         "    {\"topic\": \"orders\", \"partition\": 0, \"committed\": [1000, 1000], \"log_start\": "
@@ -1736,6 +1739,7 @@ static void test_export_round_trips_through_json(void **state)
     part(f, "payments", 0)->target_lso[0] = part(f, "payments", 0)->target_lso[1] = -1;
     part(f, "orders", 1)->committed[0] = part(f, "orders", 1)->committed[1] = MM2_OFFSET_NONE;
     (void)snprintf(f->ex.flink_method, sizeof(f->ex.flink_method), "stable-offsets");
+    xtopic(f, "payments")->compacted = true;
     j = export_json(&f->ex);
     assert_int_equal(mm2_artifact_seal(j, digest, &err), MM2_OK);
     assert_int_equal(mm2_export_from_json(j, &back, &err), MM2_OK);
@@ -1762,6 +1766,8 @@ static void test_export_round_trips_through_json(void **state)
     assert_int_equal(back.topics[0].target_partitions, -1);
     assert_true(back.topics[2].replicated);
     assert_int_equal(back.topics[2].target_partitions, -1);
+    assert_true(back.topics[2].compacted);
+    assert_false(back.topics[1].compacted);
     assert_int_equal(back.nparts, 3);
     for (size_t i = 0; i < 3; i++) {
         const struct mm2_xpart *a = &f->ex.parts[i], *b = &back.parts[i];
