@@ -369,7 +369,7 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
     prm.chunk = (size_t)(BOUNDARY_MEMORY / (2 * j->cfg.tail_bytes));
     if (tp == NULL || res == NULL || of == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0, xt = 0; st == MM2_OK && i < ex->nparts; i++) {
+    for (size_t i = 0, xt = 0; st == MM2_OK && prm.k > 0 && i < ex->nparts; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
         size_t t = x->tgt_of[i];
         while (xt + 1 < ex->ntopics && strcmp(ex->topics[xt].name, p->topic) != 0)
@@ -394,7 +394,10 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
         ex->parts[of[i]].boundary = res[i];
         ex->parts[of[i]].boundary_read = true;
     }
-    if (st == MM2_OK)
+    if (st == MM2_OK && prm.k == 0)
+        job_warn(j, "boundary: not proven ([flink] tail.records = 0): plan cannot tell whether "
+                    "a target is behind, ahead of or aligned with C");
+    else if (st == MM2_OK)
         boundary_counts(j, ex, &stats);
     else
         (void)mm2_error_prefix(err, "boundary read");

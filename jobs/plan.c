@@ -125,7 +125,7 @@ static int parse_refs(struct job *j, const struct job_list *l, const char *flag,
 static void summarize(struct job *j, const struct mm2_plan *plan, const char *out,
                       const char *digest)
 {
-    size_t resets = 0, losses = 0;
+    size_t resets = 0, losses = 0, unproven = 0;
     long long lost = 0;
 
     for (size_t i = 0; i < plan->n; i++) {
@@ -134,6 +134,7 @@ static void summarize(struct job *j, const struct mm2_plan *plan, const char *ou
         losses += e->action == MM2_ACT_LOSS;
         lost += e->lost;
         report_boundary(j, e);
+        unproven += e->boundary[0] == '\0';
         if (e->action == MM2_ACT_LOSS)
             job_warn(j,
                      "%s-%d: accepting the loss of %lld expired records (C=%lld, log start "
@@ -141,6 +142,12 @@ static void summarize(struct job *j, const struct mm2_plan *plan, const char *ou
                      e->topic, (int)e->partition, (long long)e->lost, (long long)e->c,
                      (long long)e->log_start);
     }
+    if (unproven > 0)
+        job_warn(j,
+                 "%zu of %zu partitions planned without Flink's side of the boundary proven: the "
+                 "export read no target tails ([flink] tail.records = 0, or an export from before "
+                 "that proof), so a target behind or ahead of C goes unseen",
+                 unproven, plan->n);
     job_info(j,
              "wrote %s: %zu partitions: %zu offsets C-1, %zu reset to earliest (C=0), %zu "
              "accepted losses (%lld records); approve with: resume --approve %s",

@@ -352,7 +352,7 @@ static bool tail_key(struct parse_state *st, const char *key, const char *value)
         long min, max; /* a number; min > max: true or false */
         size_t offset;
     } keys[] = {
-        {"tail.records", 1, 256, offsetof(struct mm2_config, tail_records)},
+        {"tail.records", 0, 256, offsetof(struct mm2_config, tail_records)},
         {"tail.window", 0, 100000, offsetof(struct mm2_config, tail_window)},
         {"tail.bytes", 1024, 64L * 1024 * 1024, offsetof(struct mm2_config, tail_bytes)},
         {"headers.preserved", 1, 0, offsetof(struct mm2_config, headers_preserved)},

@@ -8,11 +8,11 @@
  *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300)
  *   [flink]      group.id (required); rest.url + job.id (together); checkpoint.interval.seconds;
  *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas);
- *                the boundary proof: tail.records (8; 1 to 256), tail.window (64; source
- *                records read beyond the tail on each side of C, 0 to 100000), tail.bytes
- *                (65536; the most key and value bytes one read takes from a partition, 1024
- *                to 67108864), headers.preserved and timestamps.preserved (false; true when
- *                the Flink job copied them unchanged, so they are compared too)
+ *                the boundary proof: tail.records (8; 0 to 256, 0: no proof), tail.window
+ *                (64; source records read beyond the tail on each side of C, 0 to 100000),
+ *                tail.bytes (65536; the most key and value bytes one read takes from a
+ *                partition, 1024 to 67108864), headers.preserved and timestamps.preserved
+ *                (false; true when the Flink job copied them unchanged, so they are compared)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *
  * Contract:

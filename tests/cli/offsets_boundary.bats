@@ -42,7 +42,7 @@ B='def bnd(cls, **kw):
   run -0 --separate-stderr plan_with
   assert_equal "${stderr_lines[0]}" "$E plan: warning: orders-0: the target already holds 4 records past C=100 (Flink wrote past its committed offset): MM2 copies them again, 4 boundary duplicates"
   run -0 json_get "$WORK/plan.json" '[[e["boundary"], e["m"], e["duplicates"]] for e in d["partitions"]] + [d["summary"]["boundary_duplicates"]]'
-  assert_output '[["ahead", 99, 4], ["", null, 0], ["aligned", 49, 0], ["", 6, 0], 4]'
+  assert_output '[["ahead", 99, 4], ["empty", null, 0], ["aligned", 49, 0], ["aligned", 6, 0], 4]'
 }
 
 @test "a tail that matches no place of the source is refused with offsets and digests, never bytes [rule flink-partitioning]" {
@@ -82,4 +82,14 @@ $(try plan)"
     'part("orders", 0)["boundary"] = bnd("behind", k=3, matches=1, source_first=89, source_last=96, resume_at=100)' >/dev/null
   run -3 plan_with
   assert_line "$E plan: error: $WORK/export.json: partitions[0].boundary: behind resumes right after source_last"
+}
+
+@test "an export that proved nothing of the boundary is planned as before, and plan says so in one warning" {
+  # [flink] tail.records = 0, or an export from before the proof: no partition has a boundary.
+  make_export "$WORK/export.json" 'for e in x["partitions"]: e.pop("boundary")' >/dev/null
+  run -0 --separate-stderr plan_with
+  assert_equal "${stderr_lines[0]}" "$E plan: warning: 4 of 4 partitions planned without Flink's side of the boundary proven: the export read no target tails ([flink] tail.records = 0, or an export from before that proof), so a target behind or ahead of C goes unseen"
+  assert_equal "${#stderr_lines[@]}" 3
+  run -0 json_get "$WORK/plan.json" '[[e["boundary"], e["m"]] for e in d["partitions"]]'
+  assert_output '[["", 99], ["", null], ["", 49], ["", 6]]'
 }

@@ -191,7 +191,8 @@ PY
 # (3 partitions) and payments (1) replicated, audit (2) not; Flink FINISHED
 # (flink-rest); reads stable; target topics as large, quiet. Per partition
 # (C, log start, log end): orders-0 (100, 0, 200), orders-1 (0, 0, 0),
-# orders-2 (50, 10, 60), payments-0 (7, 7, 9). Each PYTHON statement then edits
+# orders-2 (50, 10, 60), payments-0 (7, 7, 9), each target aligned with its C (boundary
+# "aligned", "empty" at C = 0; part_entry). Each PYTHON statement then edits
 # the dict x; part(TOPIC, P) and topic(NAME) return its entries. Prints the
 # export's digest.
 make_export() {
@@ -207,9 +208,30 @@ def topic_entry(name, n, target_n=None):
         return {"name": name, "partitions": n, "replicated": False}
     return {"name": name, "partitions": n, "replicated": True, "target": name,
             "target_partitions": n if target_n is None else target_n, "flink_target": name}
+def aligned(c, hw):
+    """Flink's side of the boundary as export finds a faithful copy: the target's last record
+    is the source's last before C (empty: C = 0 and nothing copied). None (no proof) for an
+    empty target while C > 0."""
+    if c > 0 and hw == 0:
+        return None
+    if c == 0:
+        return {"class": "empty", "k": 0, "tail_records": 0, "matches": 0, "tail_first": None,
+                "tail_last": None, "source_first": None, "source_last": None, "resume_at": None,
+                "window_first": None, "window_last": None, "mismatch_target": None,
+                "mismatch_target_digest": "", "mismatch_source": None,
+                "mismatch_source_digest": "", "why": "C is 0 and the target partition is empty"}
+    return {"class": "aligned", "k": 0, "tail_records": 1, "matches": 1, "tail_first": hw - 1,
+            "tail_last": hw - 1, "source_first": c - 1, "source_last": c - 1, "resume_at": c,
+            "window_first": c - 1, "window_last": c - 1, "mismatch_target": None,
+            "mismatch_target_digest": "", "mismatch_source": None, "mismatch_source_digest": "",
+            "why": ""}
 def part_entry(t, p, c, start, end, hw):
-    return {"topic": t, "partition": p, "committed": pair(c), "log_start": pair(start),
+    e = {"topic": t, "partition": p, "committed": pair(c), "log_start": pair(start),
             "log_end": pair(end), "target_hw": pair(hw), "target_lso": pair(hw)}
+    b = aligned(c, hw)
+    if b is not None:
+        e["boundary"] = b
+    return e
 x = {
     "kind": "mm2kit.export/v1",
     "tool": "mm2-offsets test",

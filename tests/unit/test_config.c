@@ -239,8 +239,8 @@ static void test_config_tail_keys(void **state)
     assert_true(c.headers_preserved);
     assert_false(c.timestamps_preserved);
     mm2_config_free(&c);
-    assert_one_problem(HEAD CONNECT FLINK "tail.records = 0\n" CONNECTOR, INI
-                       ": [flink] tail.records must be a whole number from 1 to 256, got \"0\"");
+    assert_one_problem(HEAD CONNECT FLINK "tail.records = 257\n" CONNECTOR, INI
+                       ": [flink] tail.records must be a whole number from 0 to 256, got \"257\"");
     assert_one_problem(HEAD CONNECT FLINK "tail.bytes = 1k\n" CONNECTOR,
                        INI ": [flink] tail.bytes must be a whole number from 1024 to 67108864, got "
                            "\"1k\"");
