@@ -96,10 +96,12 @@ migration() {
   flink "$1-flink" "$2" "$6"
 }
 
-# export_plan DIR: export (2 s between the reads) and plan; fails the test on error.
+# export_plan DIR: export (2 s between the reads) and plan; fails the test on error. PLAN_DIGEST
+# is plan's stdout: the digest.
 export_plan() {
   run -0 oj "$1" export --config migration.ini --out export.json --stable-wait 2 -q
-  run -0 oj "$1" plan --config migration.ini --export export.json --out plan.json -q
+  # stdout alone: the digest (a warning, e.g. of boundary duplicates, goes to stderr).
+  run -0 --separate-stderr oj "$1" plan --config migration.ini --export export.json --out plan.json -q
   # shellcheck disable=SC2154 # set by bats' run
   PLAN_DIGEST=$output
 }
