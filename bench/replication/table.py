@@ -43,11 +43,11 @@ def mm2(name):
     return steady, whole
 
 
-def settings(client):
+def settings(client, log_name="worker.log"):
     """The producer settings the worker logged for a task's producer."""
-    log = read("worker.log")
+    log = read(log_name)
     want = ("acks", "enable.idempotence", "max.in.flight.requests.per.connection", "compression.type",
-            "linger.ms", "batch.size")
+            "linger.ms", "batch.size", "security.protocol", "sasl.mechanism")
     for block in log.split("ProducerConfig values:")[1:]:
         kv = dict(re.findall(r"^\s+([a-z.]+) = (.*)$", block.split("\n\n")[0], re.M))
         if kv.get("client.id", "").startswith(client):
@@ -61,6 +61,8 @@ raw_c, raw_c_join = consumer("raw-consumer.out")
 limit = min(max(raw_p, raw_pi), raw_c)
 img, img_whole = mm2("bench-img")
 stock, stock_whole = mm2("bench-stock")
+raw_tls = producer("raw-producer-tls.out")
+tls, tls_whole = mm2("bench-tls")
 
 rows = [
     ("raw producer, Kafka defaults (acks=all)", raw_p, None),
@@ -69,11 +71,15 @@ rows = [
     ("raw limit: min(best producer, consumer)", limit, None),
     ("MM2, the image's worker settings (with start: %.0f/s)" % img_whole, img, img / limit),
     ("MM2, stock Connect defaults (with start: %.0f/s)" % stock_whole, stock, stock / limit),
+    ("raw producer over SASL_SSL, the image's settings", raw_tls, None),
+    ("MM2 over SASL_SSL, the image's settings (with start: %.0f/s)" % tls_whole, tls, tls / limit),
 ]
 print(f"bench/replication: {N} records of {S} B, {P} partitions, tasks.max 3, 1 worker; Kafka {KAFKA}; {CPUS} CPUs")
 print(f"{'path':<62} {'records/s':>10} {'MB/s':>8} {'x raw limit':>11}")
 for name, rate, ratio in rows:
     print(f"{name:<62} {rate:>10.0f} {rate * S / MB:>8.1f} {'' if ratio is None else f'{ratio:.2f}':>11}")
 print(f"image settings / stock defaults: {img / stock:.2f}x")
+print(f"SASL_SSL / SASL_PLAINTEXT, the image's settings: MM2 {tls / img:.2f}x, raw producer {raw_tls / raw_pi:.2f}x")
 print(f"  image's task producer: {settings('connector-producer-bench-img-')}")
 print(f"  stock task producer:   {settings('connector-producer-bench-stock-')}")
+print(f"  SASL_SSL task producer: {settings('connector-producer-bench-tls-', 'worker-tls.log')}")
