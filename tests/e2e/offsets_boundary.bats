@@ -16,8 +16,8 @@ copy() {
 }
 
 @test "export and plan classify an aborted last transaction, a copy past C and a fixed partitioner exactly; the refusals leave Connect untouched" {
-  d=$(oj_dir bnd)
-  oj_files "$d" bnd 'bnd[apf]\\.t'
+  d=$(oj_dir fbd)
+  oj_files "$d" fbd 'bnd[apf]\\.t'
   printf 'headers.preserved = true\ntimestamps.preserved = true\n' >>"$d/migration.ini"
   # [flink] is the INI's last but one section: move [connector] after the new keys.
   sed -i '/^\[connector\]/,/^file/d' "$d/migration.ini"
@@ -26,9 +26,9 @@ copy() {
   produce bnda.t 40 2
   produce bndp.t 30 1
   produce bndf.t 45 3
-  copy --group bnd-flink --topic bnda.t --upto 0:10,1:15 --txn-id bnd-sink --txn-timeout-ms 3000 --abort-last 3
-  copy --group bnd-flink --topic bndp.t --upto 0:20 --past 4
-  copy --group bnd-flink --topic bndf.t --upto 0:15,1:15,2:15 --partitioner fixed --parallelism 2
+  copy --group fbd-flink --topic bnda.t --upto 0:10,1:15 --txn-id fbd-sink --txn-timeout-ms 3000 --abort-last 3
+  copy --group fbd-flink --topic bndp.t --upto 0:20 --past 4
+  copy --group fbd-flink --topic bndf.t --upto 0:15,1:15,2:15 --partitioner fixed --parallelism 2
   run oj "$d" export --config migration.ini --out export.json --stable-wait 2
   printf '%s\n' "$output"
   assert_success
@@ -49,7 +49,7 @@ copy() {
   refute_line --partial "bndf.t-1"
   assert_line "mm2-offsets plan: error: 4 refusals; no plan written"
   [ ! -e "$d/plan.json" ]
-  connector_absent bnd
+  connector_absent fbd
 }
 
 @test "the aborted last transaction: --start-at-gap, apply, resume and check leave the target equal to the source, 0 lost" {
