@@ -7,67 +7,42 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "mock_kafka.h"
 
 #include "mm2_kafka.h"
 
 #define PARTS 40
 
 struct fixture {
-    rd_kafka_t *host, *writer;
-    rd_kafka_mock_cluster_t *mc;
+    struct mock_kafka m;
     struct mm2_kafka *k;
 };
-
-static rd_kafka_t *producer(const char *bootstrap)
-{
-    char errstr[256];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
-                                                sizeof(errstr)) != RD_KAFKA_CONF_OK) ||
-        rd_kafka_conf_set(conf, "linger.ms", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
-        return NULL;
-    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-}
 
 /* Topic "t" of PARTS partitions; partition p holds 2 * p records, value "v<p>-<offset>". */
 static int setup(void **state)
 {
     static struct fixture f;
-    const struct rd_kafka_metadata *md;
-    rd_kafka_topic_t *rkt;
     struct mm2_error err = {0};
 
     memset(&f, 0, sizeof(f));
-    f.host = producer(NULL);
-    assert_non_null(f.host);
-    f.mc = rd_kafka_mock_cluster_new(f.host, 1);
-    assert_non_null(f.mc);
-    assert_int_equal(rd_kafka_mock_topic_create(f.mc, "t", PARTS, 1), 0);
-    f.writer = producer(rd_kafka_mock_cluster_bootstraps(f.mc));
-    assert_non_null(f.writer);
-    rkt = rd_kafka_topic_new(f.writer, "t", NULL);
-    assert_int_equal(rd_kafka_metadata(f.writer, 0, rkt, &md, 10000), 0);
-    rd_kafka_metadata_destroy(md);
-    rd_kafka_topic_destroy(rkt);
+    mock_kafka_up(&f.m);
+    mock_kafka_topic(&f.m, "t", PARTS);
     for (int p = 0; p < PARTS; p++)
         for (int o = 0; o < 2 * p; o++) {
             char v[32];
             (void)snprintf(v, sizeof(v), "v%d-%d", p, o);
             assert_int_equal(
-                rd_kafka_producev(f.writer, RD_KAFKA_V_TOPIC("t"), RD_KAFKA_V_PARTITION(p),
+                rd_kafka_producev(f.m.writer, RD_KAFKA_V_TOPIC("t"), RD_KAFKA_V_PARTITION(p),
                                   RD_KAFKA_V_VALUE(v, strlen(v)),
                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
                 0);
         }
-    assert_int_equal(rd_kafka_flush(f.writer, 30000), 0);
+    assert_int_equal(rd_kafka_flush(f.m.writer, 30000), 0);
     {
-        struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.mc)}};
+        struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.m.mc)}};
         assert_int_equal(mm2_kafka_new("source", props, 1, &f.k, &err), MM2_OK);
     }
     *state = &f;
@@ -79,9 +54,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
 
     mm2_kafka_free(f->k);
-    rd_kafka_destroy(f->writer);
-    rd_kafka_mock_cluster_destroy(f->mc);
-    rd_kafka_destroy(f->host);
+    mock_kafka_down(&f->m);
     return 0;
 }
 

@@ -6,10 +6,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "mock_kafka.h"
 
 #include "mm2_tail.h"
 
@@ -17,35 +17,9 @@
 #define PARTS 5
 
 struct fixture {
-    rd_kafka_t *host, *writer;
-    rd_kafka_mock_cluster_t *mc;
+    struct mock_kafka m;
     struct mm2_kafka *src, *tgt;
 };
-
-static rd_kafka_t *producer(const char *bootstrap)
-{
-    char errstr[256];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
-                                                sizeof(errstr)) != RD_KAFKA_CONF_OK) ||
-        rd_kafka_conf_set(conf, "linger.ms", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
-        return NULL;
-    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-}
-
-static void topic(struct fixture *f, const char *name)
-{
-    const struct rd_kafka_metadata *md;
-    rd_kafka_topic_t *rkt;
-
-    assert_int_equal(rd_kafka_mock_topic_create(f->mc, name, PARTS, 1), 0);
-    rkt = rd_kafka_topic_new(f->writer, name, NULL);
-    assert_int_equal(rd_kafka_metadata(f->writer, 0, rkt, &md, 10000), 0);
-    rd_kafka_metadata_destroy(md);
-    rd_kafka_topic_destroy(rkt);
-}
 
 /* Source partition sp's records [from, to) into topic t, partition p: key and value as the
  * source has them. */
@@ -56,7 +30,7 @@ static void put(struct fixture *f, const char *t, int p, int sp, int from, int t
         (void)snprintf(k, sizeof(k), "k%d", o % 4);
         (void)snprintf(v, sizeof(v), "s%d-%d", sp, o);
         assert_int_equal(
-            rd_kafka_producev(f->writer, RD_KAFKA_V_TOPIC(t), RD_KAFKA_V_PARTITION(p),
+            rd_kafka_producev(f->m.writer, RD_KAFKA_V_TOPIC(t), RD_KAFKA_V_PARTITION(p),
                               RD_KAFKA_V_KEY(k, strlen(k)), RD_KAFKA_V_VALUE(v, strlen(v)),
                               RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
             0);
@@ -70,13 +44,9 @@ static int setup(void **state)
     struct mm2_kv props[1];
 
     memset(&f, 0, sizeof(f));
-    f.host = producer(NULL);
-    f.mc = rd_kafka_mock_cluster_new(f.host, 1);
-    assert_non_null(f.mc);
-    f.writer = producer(rd_kafka_mock_cluster_bootstraps(f.mc));
-    assert_non_null(f.writer);
-    topic(&f, "s");
-    topic(&f, "t");
+    mock_kafka_up(&f.m);
+    mock_kafka_topic(&f.m, "s", PARTS);
+    mock_kafka_topic(&f.m, "t", PARTS);
     for (int p = 0; p < PARTS; p++)
         put(&f, "s", p, p, 0, SRC_RECORDS);
     put(&f, "t", 0, 0, 0, 20); /* C 20: aligned */
@@ -84,8 +54,8 @@ static int setup(void **state)
     put(&f, "t", 2, 2, 0, 24); /* C 20: ahead by 4 */
     /* partition 3 of t stays empty: C 10 is unplaced */
     put(&f, "t", 4, 0, 0, 12); /* source partition 0's records: unplaced */
-    assert_int_equal(rd_kafka_flush(f.writer, 30000), 0);
-    props[0] = (struct mm2_kv){"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.mc)};
+    assert_int_equal(rd_kafka_flush(f.m.writer, 30000), 0);
+    props[0] = (struct mm2_kv){"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f.m.mc)};
     assert_int_equal(mm2_kafka_new("source", props, 1, &f.src, &err), MM2_OK);
     assert_int_equal(mm2_kafka_new("target", props, 1, &f.tgt, &err), MM2_OK);
     *state = &f;
@@ -98,9 +68,7 @@ static int teardown(void **state)
 
     mm2_kafka_free(f->src);
     mm2_kafka_free(f->tgt);
-    rd_kafka_destroy(f->writer);
-    rd_kafka_mock_cluster_destroy(f->mc);
-    rd_kafka_destroy(f->host);
+    mock_kafka_down(&f->m);
     return 0;
 }
 
