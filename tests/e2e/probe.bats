@@ -10,21 +10,24 @@ probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I
 
 @test "through a worker's start, live passes as soon as REST answers and ready only once /health is healthy" {
   run -0 "$BED" worker-start 4
-  local t0=$SECONDS live_at="" ready_at="" ready_fail=0 ready_codes=""
+  local t0=$SECONDS round live_at="" ready_at="" ready_fail=0 ready_codes=""
   # Each round asks ready first, then live: once ready has passed, REST is
   # up, so live must pass in that same round (asking live first would race
   # against REST coming up between the two).
+  # Both are stamped with the round's start: a probe that ends a second later
+  # in the same round is not "later" than the other.
   while [ $((SECONDS - t0)) -lt 180 ] && [ -z "$ready_at" ]; do
+    round=$SECONDS
     set +e
     probe 4 ready --timeout 2 >/dev/null 2>&1
     rc=$?
     set -e
     case "$rc" in
-      0) ready_at=$SECONDS ;;
+      0) ready_at=$round ;;
       1 | 4) ready_fail=$((ready_fail + 1)); ready_codes="$ready_codes $rc" ;;
       *) ;; # the container is not up yet: podman exec's own codes
     esac
-    if [ -z "$live_at" ] && probe 4 live --timeout 2 >/dev/null 2>&1; then live_at=$SECONDS; fi
+    if [ -z "$live_at" ] && probe 4 live --timeout 2 >/dev/null 2>&1; then live_at=$round; fi
     sleep 0.2
   done
   [ -n "$ready_at" ] || fail "ready never passed in 180 s (codes:$ready_codes)"
