@@ -109,13 +109,15 @@ bad_pod() {
 }
 
 # liveness_counts POD: "SUCCESSFUL FAILED", the liveness probes the kubelet ran in POD's
-# worker container so far (its own counters, /metrics/probes; 0 for none yet).
+# worker container so far (its own counters, /metrics/probes; 0 for none yet).  An exec the
+# runtime could not start (result "unknown", "errored" in the events) restarts nothing and
+# is in neither count.
 liveness_counts() {
   timeout 60 "$KUBE_BIN/kubectl" get --raw "/api/v1/nodes/$KUBE_NODE/proxy/metrics/probes" |
     awk -v p="pod=\"$1\"" -v ns="namespace=\"$NS\"" '
       /^prober_probe_total\{/ && index($0, p) && index($0, ns) && index($0, "probe_type=\"Liveness\"") {
         if (index($0, "result=\"successful\"")) ok += $NF
-        else bad += $NF
+        else if (index($0, "result=\"failed\"")) bad += $NF
       }
       END { printf "%d %d\n", ok, bad }'
 }
