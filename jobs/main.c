@@ -10,6 +10,7 @@
 #include "job.h"
 #include "mm2_cli.h"
 #include "mm2_deadline.h"
+#include "mm2_kafka.h"
 
 static const struct {
     const char *name;
@@ -48,7 +49,7 @@ static void usage(FILE *out)
                  "\n"
                  "Options:\n"
                  "  -h, --help     this text\n"
-                 "  -V, --version  the version\n"
+                 "  -V, --version  the version, and the librdkafka it is built with\n"
                  "\n"
                  "Environment: only the variables the INI file names as ${env:VAR}.\n"
                  "\n"
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
         return MM2_OK;
     }
     if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
-        printf(PROG " %s\n", MM2KIT_VERSION);
+        printf(PROG " %s (librdkafka %s)\n", MM2KIT_VERSION, mm2_kafka_version());
         return MM2_OK;
     }
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

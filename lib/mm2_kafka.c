@@ -85,14 +85,6 @@ enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
     }
     if (reason == NULL)
         return mm2_error_set(err, code, "[%s] %s", k->role, msg);
-    if (h->auth_failed && k->scram_nonce_bug)
-        return mm2_error_set(err, code,
-                             "[%s] %s (last librdkafka error: %s: %s); if the password is right, "
-                             "the brokers may be Kafka 4.x, which refuse every SCRAM login of "
-                             "librdkafka %s (before 2.6.1, librdkafka#4895): run mm2-offsets "
-                             "with librdkafka 2.6.1 or later, or use SSL client certificates",
-                             k->role, msg, rd_kafka_err2name((rd_kafka_resp_err_t)name),
-                             reason[0] != '\0' ? reason : "text withheld", rd_kafka_version_str());
     if (reason[0] == '\0')
         return mm2_error_set(err, code, "[%s] %s (last librdkafka error: %s, text withheld)",
                              k->role, msg, rd_kafka_err2name((rd_kafka_resp_err_t)name));
@@ -401,12 +393,9 @@ static bool has_feature(const char *features, const char *name)
     return false;
 }
 
-bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
-                               const char *sasl_mechanism)
+const char *mm2_kafka_version(void)
 {
-    return version < 0x020601ff && security_protocol != NULL &&
-           strncasecmp(security_protocol, "sasl_", 5) == 0 && sasl_mechanism != NULL &&
-           strncasecmp(sasl_mechanism, "SCRAM-", 6) == 0;
+    return rd_kafka_version_str();
 }
 
 bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
@@ -459,15 +448,16 @@ bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
 }
 
 /* Properties mm2-offsets sets itself: a private group that is never joined, no commits of its
- * own, no silent offset reset, end-of-partition events for bounded reads. auto.commit.enable is
- * the legacy alias of enable.auto.commit; offset.store.method=file would move commits to a local
- * file. */
+ * own, no silent offset reset, end-of-partition events for bounded reads, no client metrics
+ * pushed to the brokers. auto.commit.enable is the legacy alias of enable.auto.commit;
+ * offset.store.method=file would move commits to a local file. */
 static bool key_reserved(const char *key)
 {
     static const char *const reserved[] = {
         "group.id",           "group.instance.id",    "isolation.level",
         "enable.auto.commit", "auto.commit.enable",   "enable.auto.offset.store",
-        "auto.offset.reset",  "enable.partition.eof", "offset.store.method"};
+        "auto.offset.reset",  "enable.partition.eof", "offset.store.method",
+        "enable.metrics.push"};
 
     for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
         if (strcasecmp(key, reserved[i]) == 0)
@@ -709,7 +699,6 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
         st = mm2k_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
     if (st == MM2_OK && !mm2_kafka_features_ok(features, proto, mech, why, sizeof(why)))
         st = mm2k_fail(k, err, MM2_CONFIG, "%s", why);
-    k->scram_nonce_bug = mm2_kafka_scram_nonce_bug(rd_kafka_version(), proto, mech);
     if (st == MM2_OK)
         st = set_own(k, "group.id", PRIVATE_GROUP, err);
     if (st == MM2_OK)
@@ -720,6 +709,11 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
         st = set_own(k, "auto.offset.reset", "error", err);
     if (st == MM2_OK)
         st = set_own(k, "enable.partition.eof", "true", err);
+    /* KIP-714 client metrics: a one-shot job has none worth pushing, and with it on
+     * rd_kafka_destroy waits up to 1 s for the telemetry to end (librdkafka 2.8.0's
+     * rd_kafka_telemetry_await_termination), on every client, the check_new one included. */
+    if (st == MM2_OK)
+        st = set_own(k, "enable.metrics.push", "false", err);
     if (st == MM2_OK && !starts_with_side_effects(proto, mech, oauth))
         st = check_new(k, err);
     if (st != MM2_OK) {

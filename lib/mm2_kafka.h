@@ -69,18 +69,22 @@ struct mm2_kafka;
  * with rd_kafka_conf_set; these keys are refused because mm2-offsets sets them itself: group.id,
  * group.instance.id, isolation.level, enable.auto.commit (and its legacy alias
  * auto.commit.enable), enable.auto.offset.store, auto.offset.reset, enable.partition.eof,
- * offset.store.method. client.id defaults to "mm2-offsets-<role>" and fetch.wait.max.ms to 100
- * (a bounded read learns it reached the end from an empty fetch). When security.protocol is
- * SASL_* the mechanism in sasl.mechanisms (or sasl.mechanism; librdkafka's default is GSSAPI)
- * must be in builtin.features (see mm2_kafka_features_ok); SSL and SASL_SSL need ssl.
- * Nothing is sent to the network here: what rd_kafka_new itself checks (TLS files, SASL
- * settings) is checked on a client with no brokers, made and destroyed at once. That check is
- * skipped for GSSAPI (librdkafka runs sasl.kerberos.kinit.cmd at start) and for OAUTHBEARER with
- * sasl.oauthbearer.method=oidc (it fetches a token at start): there, such errors come back as
- * MM2_CONFIG from the first call. *out is NULL on failure. */
+ * offset.store.method, enable.metrics.push (off: no KIP-714 metrics). client.id defaults to
+ * "mm2-offsets-<role>" and fetch.wait.max.ms to 100 (a bounded read learns it reached the end from
+ * an empty fetch). When security.protocol is SASL_* the mechanism in sasl.mechanisms (or
+ * sasl.mechanism; librdkafka's default is GSSAPI) must be in builtin.features (see
+ * mm2_kafka_features_ok); SSL and SASL_SSL need ssl. Nothing is sent to the network here: what
+ * rd_kafka_new itself checks (TLS files, SASL settings) is checked on a client with no brokers,
+ * made and destroyed at once. That check is skipped for GSSAPI (librdkafka runs
+ * sasl.kerberos.kinit.cmd at start) and for OAUTHBEARER with sasl.oauthbearer.method=oidc (it
+ * fetches a token at start): there, such errors come back as MM2_CONFIG from the first call. *out
+ * is NULL on failure. */
 enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size_t nprops,
                               struct mm2_kafka **out, struct mm2_error *err);
 void mm2_kafka_free(struct mm2_kafka *k);
+
+/* The version of the librdkafka linked in ("2.8.0"; scripts/librdkafka.sh pins it). */
+const char *mm2_kafka_version(void);
 
 /* True when a librdkafka with these builtin.features (comma-separated, as the property reads)
  * can speak security_protocol (NULL: plaintext; case-insensitive) with sasl_mechanism (NULL:
@@ -89,14 +93,8 @@ void mm2_kafka_free(struct mm2_kafka *k);
  * SASL_SSL need ssl. On false, a reason naming the property key and the missing feature (never
  * the value) goes into why (whylen bytes; why may be NULL). mm2_kafka_new applies it to the
  * linked librdkafka's builtin.features. */
-/* True when a librdkafka of this version (rd_kafka_version()'s 0xMMmmrrxx) fails every SCRAM
- * login (sasl_mechanism SCRAM-*, case-insensitive; security_protocol SASL_*) to brokers that check
- * the client-final nonce exactly, as Apache Kafka 4.x's ScramSaslServer does: before 2.6.1
- * librdkafka repeated its own nonce there (librdkafka#4895), which Kafka 3.x's endsWith check let
- * pass. mm2-offsets adds this to an authentication failure's message, since the broker answers
- * "invalid credentials" for it as for a wrong password. */
-bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
-                               const char *sasl_mechanism);
+bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
+                           const char *sasl_mechanism, char *why, size_t whylen);
 
 /* True when librdkafka's error err with text reason (error_cb's) is a TLS handshake failure that
  * waiting does not mend: this client did not verify the broker's certificate ("certificate verify
@@ -106,9 +104,6 @@ bool mm2_kafka_scram_nonce_bug(int version, const char *security_protocol,
  * read after it.  mm2-offsets then stops at once, exit 4,
  * instead of retrying until its deadline. */
 bool mm2_kafka_tls_hopeless(int err, const char *reason);
-
-bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
-                           const char *sasl_mechanism, char *why, size_t whylen);
 
 /* The cluster id (rd_kafka_clusterid) into out (at least MM2_KAFKA_CLUSTER_ID_MAX bytes). */
 enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,

@@ -18,6 +18,13 @@
 
 #include "mm2_kafka.h"
 
+/* Before 2.6.1 librdkafka repeated its own nonce in the SCRAM client-final message
+ * (librdkafka#4895), and Kafka 4.x brokers refuse every such login: make links the pinned
+ * release scripts/librdkafka.sh builds, never an older system copy. */
+#if RD_KAFKA_VERSION < 0x020601ff
+#error "librdkafka 2.6.1 or later is required (SCRAM, librdkafka#4895): build with make"
+#endif
+
 #define ROLE_MAX 32
 #define REASON_MAX 512                   /* librdkafka's error text kept from error_cb */
 #define SLICE_MS 100                     /* longest single wait before error_cb is served again */
@@ -47,7 +54,6 @@ struct mm2_kafka {
     char **hidden;         /* property values kept out of messages (mm2_secret_redact) */
     bool *secret;          /* hidden[i] is a secret's: hidden at any length */
     size_t nhidden;
-    bool scram_nonce_bug; /* mm2_kafka_scram_nonce_bug holds for the settings and the library */
     struct handle h[2];
 };
 

@@ -14,7 +14,8 @@ command -v dpkg-query >/dev/null || { printf '%s: error: needs a Debian machine 
 
 packages=(
   build-essential pkg-config git ca-certificates curl
-  libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev librdkafka-dev libssl-dev libcmocka-dev
+  libcurl4-openssl-dev libcjson-dev libinih-dev libcap-dev libssl-dev libcmocka-dev
+  liblz4-dev libzstd-dev zlib1g-dev   # librdkafka, built by scripts/librdkafka.sh (make does)
   bats bats-support bats-assert shellcheck cppcheck clang-format valgrind clang-14 libclang-rt-14-dev llvm-14
   openjdk-17-jdk-headless maven
   buildah podman runc debootstrap uidmap

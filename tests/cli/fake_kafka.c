@@ -42,7 +42,9 @@ static rd_kafka_t *producer(const char *bootstrap, char *errstr, size_t len)
     if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
                                                 len) != RD_KAFKA_CONF_OK) ||
         rd_kafka_conf_set(conf, "linger.ms", "0", errstr, len) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "3", errstr, len) != RD_KAFKA_CONF_OK) {
+        rd_kafka_conf_set(conf, "log_level", "3", errstr, len) != RD_KAFKA_CONF_OK ||
+        /* no client metrics: with them on, rd_kafka_destroy waits up to 1 s */
+        rd_kafka_conf_set(conf, "enable.metrics.push", "false", errstr, len) != RD_KAFKA_CONF_OK) {
         rd_kafka_conf_destroy(conf);
         return NULL;
     }

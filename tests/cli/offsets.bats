@@ -32,14 +32,15 @@ load offsets_helpers
   run -0 offsets -h
   assert_equal "$output" "$help"
 }
-@test "--version and -V print mm2-offsets and the version on stdout" {
-  local v
+@test "--version and -V print mm2-offsets, the version and the librdkafka it links on stdout" {
+  local v r
   v=$(cat "$BATS_TEST_DIRNAME/../../VERSION")
+  r=$("$BATS_TEST_DIRNAME/../../scripts/librdkafka.sh" --version)
   run -0 --separate-stderr offsets --version
-  assert_output "mm2-offsets $v"
+  assert_output "mm2-offsets $v (librdkafka $r)"
   assert_equal "$stderr" ""
   run -0 offsets -V
-  assert_output "mm2-offsets $v"
+  assert_output "mm2-offsets $v (librdkafka $r)"
 }
 @test "every command's --help prints its usage and exit codes on stdout and exits 0" {
   local c

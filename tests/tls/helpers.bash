@@ -139,14 +139,8 @@ export_fails() {
   [[ "$stderr" != *"$BED_CONNECT_PASSWORD"* && "$stderr" != *"$BED_TLS_KEY_PASSWORD"* ]] || fail "a secret in: $stderr"
 }
 
-# The librdkafka mm2-offsets runs with in the image (Debian's package).
-image_rdkafka() {
-  # shellcheck disable=SC2016 # dpkg-query's format, not a shell expansion
-  timeout 60 podman run --rm --entrypoint dpkg-query "$IMAGE" -W -f '${Version}' librdkafka1 | sed 's/-.*//'
-}
-# True when librdkafka $1 is older than 2.6.1: its SCRAM logins fail on Kafka 4.x brokers,
-# which check the client nonce exactly (librdkafka#4895; Kafka's ScramSaslServer).
-scram_nonce_bug() { [ "$(printf '%s\n' 2.6.1 "$1" | sort -V | head -n 1)" != 2.6.1 ]; }
+# image_offsets ARGS...: the image's own mm2-offsets, in a throwaway container.
+image_offsets() { timeout 60 podman run --rm --network none --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-; }
 
 # connect_up: worker 1 answers for Connect (one of an earlier test, or a new one of the
 # SASL_SSL profile, with REST over HTTPS when BED_REST_HTTPS=1).

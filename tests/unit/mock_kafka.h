@@ -13,7 +13,8 @@ struct mock_kafka {
     rd_kafka_mock_cluster_t *mc;
 };
 
-/* A producer that sends at once and logs nothing; bootstrap NULL for the cluster's host. */
+/* A producer that sends at once, logs nothing and pushes no client metrics (with them on,
+ * rd_kafka_destroy waits up to 1 s); bootstrap NULL for the cluster's host. */
 static inline rd_kafka_t *mock_producer(const char *bootstrap)
 {
     char errstr[256];
@@ -22,7 +23,9 @@ static inline rd_kafka_t *mock_producer(const char *bootstrap)
     if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr,
                                                 sizeof(errstr)) != RD_KAFKA_CONF_OK) ||
         rd_kafka_conf_set(conf, "linger.ms", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
+        rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
+        rd_kafka_conf_set(conf, "enable.metrics.push", "false", errstr, sizeof(errstr)) !=
+            RD_KAFKA_CONF_OK)
         return NULL;
     return rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
 }
