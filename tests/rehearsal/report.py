@@ -104,6 +104,17 @@ if final:
     check("data.mm2-starts-at-c", not bad,
           "MM2's first record on every partition is the source record at C"
           + (f"; not so for {bad} (first, C)" if bad else ""))
+    # The records of a sink transaction the broker aborted after C was committed: the plan
+    # started MM2 at C - k (--start-at-gap), so they must be on the target, each once.
+    if plan:
+        gaps = {f"{e['topic']}/{e['partition']}": e for e in plan["partitions"] if e.get("gap", 0) > 0}
+        if gaps:
+            got = {p: final["partitions"][p] for p in gaps}
+            check("data.aborted-records-copied",
+                  all(r["lost"] == 0 and r["first_replicated"] == gaps[p]["c"] for p, r in got.items()),
+                  "records of Flink's aborted last transaction (source [C - k, C)), copied by MM2: " + "; ".join(
+                      f"{p} [{gaps[p]['c']}, {gaps[p]['group_c']}): first replicated {r['first_replicated']}, "
+                      f"{r['lost']} lost" for p, r in got.items()))
     check("data.no-duplicate-at-boundary", tot["duplicates_before_boundary"] == 0,
           f"{tot['duplicates_before_boundary']} records Flink copied (before C) copied again by MM2")
     a1, a2 = audits["after-roll-1"], audits["after-kills"]
@@ -121,7 +132,9 @@ if samples:
 if plan:
     acts = {(e["topic"], e["partition"]): e for e in plan["partitions"]}
     zero = [f"{t}-{q}" for (t, q), e in acts.items() if e["c"] == 0 and e["action"] == "reset"]
-    atend = [f"{t}-{q}" for (t, q), e in acts.items() if e["c"] == e["log_end"] and e["c"] > 0]
+    # Flink's C: group_c (the plan's c is MM2's start, below C where --start-at-gap moved it).
+    atend = [f"{t}-{q}" for (t, q), e in acts.items()
+             if e.get("group_c", e["c"]) == e["log_end"] and e["c"] > 0]
     check("cutover.plan-covers-c0-and-log-end", zero and atend,
           f"C = 0 (offset null): {zero or 'none'}; C = log end: {atend or 'none'}")
 
@@ -161,13 +174,21 @@ w("![replication lag over time](lag.svg)\n")
 w("## The cutover\n")
 w("| step | time | result |\n| --- | --- | --- |")
 names = [("export-open", "export (transaction open)"), ("plan-open", "plan"), ("export", "export"),
-         ("plan", "plan"), ("job", "the Job: apply + verify"), ("resume", "resume --approve"),
+         ("plan-behind", "plan (Flink's last transaction aborted)"), ("plan", "plan"), ("job", "the Job: apply + verify"), ("resume", "resume --approve"),
          ("check", "check")]
 for k, label in names:
     e = steps.get(k)
     if not e:
         continue
     res = {0: "ok", 1: "refused"}.get(e["rc"], f"exit {e['rc']}")
+    if k == "plan-behind":
+        with open(os.path.join(D, "cutover", "plan-behind.err")) as f:
+            ref = [ln.strip() for ln in f if "rule flink-gap" in ln]
+        res += f": {len(ref)} partition(s) behind C [rule flink-gap]" + (
+            ", e.g. " + esc(ref[0].split("refused: ", 1)[-1][:160]) + "…" if ref else "")
+        w(f"| {label} | {secs(e['ms'])} | {res} |")
+        w("| plan --start-at-gap (each such partition) | | MM2 starts at C − k |")
+        continue
     if k == "plan-open":
         with open(os.path.join(D, "cutover", "plan-open.err")) as f:
             ref = [ln.strip() for ln in f if "rule open-transaction" in ln]
@@ -189,10 +210,13 @@ w("")
 w("## Per partition\n")
 w("| partition | C (Flink) | M written | first replicated | source records | on target | lost | duplicates |")
 w("| --- | --- | --- | --- | --- | --- | --- | --- |")
+group_c = {f"{e['topic']}/{e['partition']}": e for e in (plan or {}).get("partitions", [])}
 if final:
     for p, r in final["partitions"].items():
         m = "null (reset)" if r["c"] == 0 else r["m"]
-        w(f"| {p} | {r['c']} | {m} | {r['first_replicated']} | {r['source']} | {r['target']} | {r['lost']} | "
+        e = group_c.get(p, {})
+        c = r["c"] if not e.get("gap") else f"{e['group_c']} (aborted on the target: {e['gap']}; MM2 from {r['c']})"
+        w(f"| {p} | {c} | {m} | {r['first_replicated']} | {r['source']} | {r['target']} | {r['lost']} | "
           f"{r['duplicates']} |")
 w("\nC is the Flink group's committed offset, M the Connect offset the Job wrote (C − 1), \"first "
   "replicated\" the source offset of the first record MM2 wrote to the target. Duplicates by phase: "

@@ -10,7 +10,12 @@
 #   the Job as a Job, the pods' stops and exit codes read from the API.  --on podman (the default
 #   of --short, in make test): the pods are podman containers run as the rendered Deployment says.
 #   REHEARSAL_FAULT=group-ahead: Flink's group commit runs 5 records ahead of what its sink
-#   wrote on orders-0 (a Flink whose offsets ran ahead of its sink); the rehearsal must then fail on the loss.
+#   wrote on orders-0 (a Flink whose offsets ran ahead of its sink); the rehearsal must then fail:
+#   plan refuses it [rule flink-gap] (the export finds the target 5 records behind C).
+#   REHEARSAL_ABORTED=1 (the full run's default, 0 for --short): payments' last sink transaction
+#   is aborted by the broker (transaction.timeout.ms passed) after its C was committed, so the
+#   target lacks its last ABORTED_K records of each payments partition; plan must refuse that
+#   [rule flink-gap], then plan with --start-at-gap, and the audit must find them copied by MM2.
 #
 # A bed of its own (BED_NAME mm2kit-rh, 198.18.11.0/24, build/rehearsal): SOURCE and TARGET
 # KRaft brokers with an authorizer, and 3 worker pods run exactly as the rendered
@@ -72,10 +77,13 @@ TOPICS=orders:4,payments:3
 TOPIC_NAMES=orders,payments
 
 if [ "$mode" = full ]; then
-  RATE=${REHEARSAL_RATE:-40} WARMUP=20 KILLS=3 SETTLE=10
+  RATE=${REHEARSAL_RATE:-40} WARMUP=20 KILLS=3 SETTLE=10 ABORTED=${REHEARSAL_ABORTED:-1}
 else
-  RATE=${REHEARSAL_RATE:-25} WARMUP=15 KILLS=1 SETTLE=5
+  RATE=${REHEARSAL_RATE:-25} WARMUP=15 KILLS=1 SETTLE=5 ABORTED=${REHEARSAL_ABORTED:-0}
 fi
+case $ABORTED in 0 | 1) ;; *) printf 'rehearsal: REHEARSAL_ABORTED must be 0 or 1, got "%s"\n' "$ABORTED" >&2; exit 2 ;; esac
+ABORTED_K=5              # the records of payments' aborted last transaction, per partition
+ABORTED_TXN_MS=20000     # its transaction.timeout.ms: the broker aborts it this long after it began
 
 log() { printf 'rehearsal: %s\n' "$*" | tee -a "$W/rehearsal.log" >&2; }
 die() { printf 'rehearsal: error: %s\n' "$1" | tee -a "$W/rehearsal.log" >&2; exit "${2:-4}"; }
@@ -520,8 +528,14 @@ kit 600 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic orde
   --status "$W/ctl/txn-orders.json" >"$LOGS/flink-orders.out" 2>"$LOGS/flink-orders.log" &
 BG_PIDS+=("$!")
 FLINK_O=$!
+# REHEARSAL_ABORTED=1: payments' last transaction is never committed; the broker aborts it.
+if [ "$ABORTED" = 1 ]; then
+  PAYMENTS_TXN=(--txn-timeout-ms "$ABORTED_TXN_MS" --abort-last "$ABORTED_K")
+else
+  PAYMENTS_TXN=(--txn-timeout-ms 300000 --txn-release "$W/ctl/release")
+fi
 kit 600 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic payments --upto "$PAYMENTS_C" \
-  --from-committed --txn-id flink-sink-1 --txn-timeout-ms 300000 --txn-release "$W/ctl/release" \
+  --from-committed --txn-id flink-sink-1 "${PAYMENTS_TXN[@]}" \
   --status "$W/ctl/txn-payments.json" >"$LOGS/flink-payments.out" 2>"$LOGS/flink-payments.log" &
 BG_PIDS+=("$!")
 FLINK_P=$!
@@ -539,6 +553,28 @@ event flink-stopped orders="$ORDERS_C" payments="$PAYMENTS_C"
 log "flink stopped at C: orders $ORDERS_C; payments $PAYMENTS_C"
 
 # ---- the cutover ------------------------------------------------------------------------------
+# REHEARSAL_ABORTED=1: plan must refuse every payments partition as behind by ABORTED_K (the
+# records of the aborted transaction, [C - k, C)), and nothing else; then --start-at-gap plans
+# MM2's start at C - k on each, so MM2 copies them (the final audit counts them).
+flink_gap() {
+  local rc=0 want got gaps
+  oj plan-behind plan --config "$INI" --export export.json --out plan-behind.json || rc=$?
+  want=$(jq -r --argjson k "$ABORTED_K" 'to_entries | map("payments-\(.key) \($k)") | sort | join(",")' <<<"$(ends payments)")
+  got=$(sed -n 's/.*refused: \(payments-[0-9]*\): the target ends \([0-9]*\) records before C=.*\[rule flink-gap\]$/\1 \2/p' "$CUT/plan-behind.err" | sort | paste -sd, -)
+  if [ "$rc" = 1 ] && [ "$got" = "$want" ] && [ ! -e "$CUT/plan-behind.json" ] &&
+    [ "$(grep -c 'refused:' "$CUT/plan-behind.err")" = "$(jq 'length' <<<"$(ends payments)")" ]; then
+    check cutover.flink-gap-refused 0 "plan refused the partitions whose last sink transaction the broker aborted, each behind C by $ABORTED_K: $got [rule flink-gap]"
+  else
+    check cutover.flink-gap-refused 1 "plan exited $rc; behind by: ${got:-none} (want $want): $(grep 'refused:' "$CUT/plan-behind.err" | head -n 3 | tr '\n' ' ')"
+  fi
+  gaps=$(jq -r 'to_entries | map("--start-at-gap payments:\(.key)") | join(" ")' <<<"$(ends payments)")
+  # shellcheck disable=SC2086 # one word per option and value
+  oj plan plan --config "$INI" --export export.json --out plan.json -q $gaps || die "plan --start-at-gap refused: $(cat "$CUT/plan.err")"
+  got=$(jq -c '[.partitions[] | select(.gap > 0) | [.topic, .partition, .gap, .group_c - .c]]' "$CUT/plan.json")
+  check cutover.flink-gap-planned "$(is_ok jq -e --argjson k "$ABORTED_K" 'length == 3 and all(.[]; .[0] == "payments" and .[2] == $k and .[3] == $k)' <<<"$got")" \
+    "plan --start-at-gap: [topic, partition, gap, C - MM2's start] $got"
+  event flink-gap k="$ABORTED_K"
+}
 log "cutover: export, plan (a transaction is open on the target)"
 oj export-open export --config "$INI" --out export-open.json --stable-wait 2 -q ||
   die "export failed: $(cat "$CUT/export-open.err")"
@@ -552,13 +588,17 @@ fi
 # Resolved as Flink's committer does once the checkpoint is complete: the transaction commits.
 t_wait=$(now_ms)
 touch "$W/ctl/release"
-for p in "$FLINK_O" "$FLINK_P"; do
-  wait "$p" || die "the Flink-like copier failed to commit its transaction; see $LOGS/flink-*.log"
-done
+wait "$FLINK_O" || die "the Flink-like copier failed to commit its transaction; see $LOGS/flink-orders.log"
 event txn-committed wait_ms="$(($(now_ms) - t_wait))"
+# With REHEARSAL_ABORTED=1 this waits until the broker has aborted payments' last transaction.
+wait "$FLINK_P" || die "the Flink-like copier of payments failed; see $LOGS/flink-payments.log"
 log "cutover: the sink transaction committed; export, plan, the Job (apply + verify), resume"
 oj export export --config "$INI" --out export.json --stable-wait 2 -q || die "export failed: $(cat "$CUT/export.err")"
-oj plan plan --config "$INI" --export export.json --out plan.json -q || die "plan refused: $(cat "$CUT/plan.err")"
+if [ "$ABORTED" = 1 ]; then
+  flink_gap
+else
+  oj plan plan --config "$INI" --export export.json --out plan.json -q || die "plan refused: $(cat "$CUT/plan.err")"
+fi
 DIGEST=$(tr -d '[:space:]' <"$CUT/plan.out")
 install -m 0644 "$CUT/plan.json" "$W/k8s-job/plan/plan.json"
 t0=$(now_ms)
