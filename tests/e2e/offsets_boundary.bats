@@ -5,7 +5,8 @@
 # the targets' tails and the sources around C, and plan classifies each
 # partition exactly, refusing what would lose records or break per-key order
 # with Connect untouched. The aborted case is then planned with --start-at-gap,
-# applied, resumed and checked, and the target equals the source: 0 lost.
+# applied, resumed and checked, and the target equals the source: 0 lost. An
+# unplaced partition is planned only with --accept-unplaced, which the plan keeps.
 # shellcheck disable=SC2154 # output and stderr are set by bats' run
 load helpers
 load offsets_helpers
@@ -105,4 +106,36 @@ copy() {
   assert_line "mm2-offsets plan: error: refused: cmp.t-0: the tail matches nowhere and the source topic is compacted (cleanup.policy): records of the window were removed (C=20); what Flink copied cannot be compared, not guessed either; --accept-unplaced cmp.t:0 records that you checked it otherwise [rule flink-window-gone]"
   [ ! -e "$d/plan.json" ]
   connector_absent cmp
+}
+
+@test "an unplaced partition is refused, then planned with --accept-unplaced: the plan records the decision, apply and verify pass" {
+  # Own names: connector acu, group acu-flink (names are shared across the e2e files on the
+  # bed's one Connect cluster).
+  d=$(oj_dir acu)
+  oj_files "$d" acu 'acu\\.t'
+  topics_both acu.t:1
+  produce acu.t 20 1
+  # Flink transformed what it copied (or another writer wrote there): the target holds 10
+  # records of another seed, and the group committed C=10.
+  "${KIT[@]}" produce --bootstrap "$BED_TGT_BOOTSTRAP" --topic acu.t --count 10 --partitions 1 --seed 2 >/dev/null
+  "${KIT[@]}" commit --bootstrap "$BED_SRC_BOOTSTRAP" --group acu-flink --topic acu.t --offsets 0:10 >/dev/null
+  run oj "$d" export --config migration.ini --out export.json --stable-wait 2
+  printf '%s\n' "$output"
+  assert_success
+  assert_line --partial "boundary: the target's tails against the source around C: 1 unplaced"
+  run -1 oj "$d" plan --config migration.ini --export export.json --out plan.json
+  assert_line --regexp "^mm2-offsets plan: error: refused: acu\\.t-0: its last 8 records \\(target offsets 2\\.\\.9\\) match no place of source [0-9]+\\.\\.[0-9]+ around C=10: target offset 2 \\(digest [0-9a-f]{12}\\) differs from source offset 2 \\(digest [0-9a-f]{12}\\);.*--accept-unplaced acu\\.t:0 \\[rule flink-partitioning\\]$"
+  [ ! -e "$d/plan.json" ]
+  connector_absent acu
+  # The operator's decision: planned at C all the same, said on stderr and kept in the plan
+  # (the class it was planned with, under the digest the approval names).
+  run -0 --separate-stderr oj "$d" plan --config migration.ini --export export.json --out plan.json \
+    --accept-unplaced acu.t:0
+  assert_equal "${stderr_lines[0]}" "mm2-offsets plan: warning: acu.t-0: planned at C=10 although the target's tail is unplaced (--accept-unplaced)"
+  assert_equal "$(jq -c '[.partitions[] | [.topic, .partition, .boundary, .c, .m, .action, .group_c, .gap, .duplicates]]' "$d/plan.json")" \
+    '[["acu.t",0,"unplaced",10,9,"offset",10,0,0]]'
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  run -0 oj "$d" verify --config migration.ini --plan plan.json -q
+  # What Connect holds: M = C - 1, as for any aligned partition.
+  assert_equal "$(offsets_json acu | jq -c 'map([.partition.topic, .partition.partition, .offset.offset])')" '[["acu.t",0,9]]'
 }
