@@ -693,16 +693,29 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
     if (!group_valid(group) || offsets == NULL)
         return mm2k_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
     snprintf(what, sizeof(what), "commit to group '%.255s'", group);
+    /* Every partition checked before any is committed. */
     st = mm2k_tp_index(k, tps, n, &idx, err);
+    free(idx);
     for (size_t i = 0; st == MM2_OK && i < n; i++)
         if (offsets[i] < 0)
             st = mm2k_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64, what, 255,
                            tps[i].topic, (int)tps[i].partition, offsets[i]);
-    if (st == MM2_OK) {
-        struct admin_args a = {.group = group, .tps = tps, .idx = idx, .n = n, .offsets = offsets};
+    /* In calls of MM2K_PARTITIONS_PER_CALL, like the reads: librdkafka (2.0.2, and 2.8.0
+     * alike) matches each partition of an OffsetCommit answer to the list it sent by linear search
+     * (rd_kafka_topic_partition_list_find in the AlterConsumerGroupOffsets response handler),
+     * quadratic in the partitions of one call. */
+    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
+        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
 
-        st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMIT], &a, dl, what, err);
+        idx = NULL;
+        st = mm2k_tp_index(k, tps + off, m, &idx, err);
+        if (st == MM2_OK) {
+            struct admin_args a = {
+                .group = group, .tps = tps + off, .idx = idx, .n = m, .offsets = offsets + off};
+
+            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMIT], &a, dl, what, err);
+        }
+        free(idx);
     }
-    free(idx);
     return st;
 }

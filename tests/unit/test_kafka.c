@@ -769,7 +769,7 @@ static void test_librdkafka_error_text_is_withheld_for_a_short_secret(void **sta
 /* Log ends of 1,100 partitions asked in reverse order, on librdkafka's mock cluster of 3
  * brokers: every partition gets its own answer, in the caller's order, across the calls of
  * 1,000 that mm2_kafka_log_offsets makes. Partition p holds p % 3 records. Then the committed
- * offsets of a group, also read in calls of 1,000. */
+ * offsets of a group, also committed and read in calls of 1,000. */
 static void test_log_offsets_across_calls_keep_each_partitions_answer(void **state)
 {
     char errstr[512];
@@ -821,10 +821,19 @@ static void test_log_offsets_across_calls_keep_each_partitions_answer(void **sta
         assert_int_equal(s[i], 0);
         assert_int_equal(e[i], (MOCK_PARTITIONS - 1 - i) % 3);
     }
-    /* The committed offsets the same way: one commit of all, read back in calls of 1,000. */
+    /* The committed offsets the same way: committed in calls of 1,000 (once the group's
+     * coordinator is known, after a first commit, a call costs the same requests whatever its
+     * size: 1,100 partitions cost two calls' worth), read back in calls of 1,000. */
     for (int i = 0; i < MOCK_PARTITIONS; i++)
         e[i] = (MOCK_PARTITIONS - 1 - i) % 7;
+    assert_int_equal(mm2_kafka_commit(k, "g", tps, e, 1, &dl, &err), MM2_OK);
+    long before = mm2_kafka_requests(k);
+    assert_int_equal(mm2_kafka_commit(k, "g", tps, e, 1, &dl, &err), MM2_OK);
+    long one = mm2_kafka_requests(k) - before;
+    assert_true(one >= 1);
+    before = mm2_kafka_requests(k);
     assert_int_equal(mm2_kafka_commit(k, "g", tps, e, MOCK_PARTITIONS, &dl, &err), MM2_OK);
+    assert_int_equal(mm2_kafka_requests(k) - before, 2 * one);
     assert_int_equal(mm2_kafka_committed(k, "g", tps, MOCK_PARTITIONS, s, &dl, &err), MM2_OK);
     for (int i = 0; i < MOCK_PARTITIONS; i++)
         assert_int_equal(s[i], (MOCK_PARTITIONS - 1 - i) % 7);
