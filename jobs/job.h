@@ -190,12 +190,13 @@ const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char 
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
                                       struct mm2_refusals *r, struct mm2_error *err);
 
-/* GET /connectors/NAME/offsets until two reads STABLE apart agree (Connect lists partitions
- * from the worker's in-memory view of the offsets topic, which can lag a PATCH just made), at
- * most the retry budget; then the last read, with a warning. With a plan, a read that equals it
- * exactly (every planned offset, no null entry listed, nothing else) ends at once: the view has
- * then read past every record the PATCH wrote, and a STOPPED connector writes none. For a
- * STOPPED connector. */
+/* GET /connectors/NAME/offsets until two reads agree (Connect lists partitions from the
+ * worker's in-memory view of the offsets topic, which can lag a PATCH just made; the read after
+ * a returned one lists all that was written before it, so the second read follows at once and
+ * later ones 250 ms apart), at most the retry budget; then the last read, with a warning. With a
+ * plan, a read that equals it exactly (every planned offset, no null entry listed, nothing else)
+ * ends at once: the view has then read past every record the PATCH wrote, and a STOPPED connector
+ * writes none. For a STOPPED connector. */
 enum mm2_status job_read_offsets(struct job *j, const char *name, const struct mm2_plan *plan,
                                  struct mm2_source_offsets *out, struct mm2_error *err);
 

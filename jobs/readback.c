@@ -5,6 +5,13 @@
 
 #include "job.h"
 
+/* The second read follows the first at once: Worker.sourceConnectorOffsets lists the partitions
+ * from the worker's in-memory view and then reads the offsets topic to its end
+ * (KafkaOffsetBackingStore.get), so once a read has returned, the view holds every record
+ * written before it began, and the next read lists them all. Only a writer still at work can
+ * make that read differ again; from then on the reads are paced, not to load the worker with
+ * back-to-back reads of every partition. */
+#define FIRST_GAP_MS 20L
 #define STABLE_GAP_MS 250L
 
 static bool offsets_equal(const struct mm2_source_offsets *a, const struct mm2_source_offsets *b)
@@ -72,7 +79,7 @@ enum mm2_status job_read_offsets(struct job *j, const char *name, const struct m
         mm2_source_offsets_free(&prev);
         prev = *out;
         memset(out, 0, sizeof(*out));
-        job_sleep_ms(STABLE_GAP_MS);
+        job_sleep_ms(reads == 1 ? FIRST_GAP_MS : STABLE_GAP_MS);
     }
     mm2_source_offsets_free(&prev);
     return MM2_OK;

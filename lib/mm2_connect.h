@@ -12,7 +12,8 @@
  *     "Request cannot be completed because a rebalance is expected", and a GET's HTTP 500 "Failed
  *     to retrieve offsets for source connector" (a race inside the worker), and HTTP 500 "IO Error
  *     trying to forward REST request" (RestClient: the worker cannot reach the leader a write
- *     must go to), are retried with backoff (250 ms doubling, at most 5 s apart) until the
+ *     must go to), are retried with backoff (250 ms doubling, 50 ms first for the offsets race,
+ *     at most 5 s apart) until the
  *     retry budget is spent; every retry is reported through the notify callback, if one is
  *     set, so the caller can show progress.
  *   - Status codes (docs/ARCHITECTURE.md §5): MM2_UNREACHABLE when Connect does not answer

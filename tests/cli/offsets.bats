@@ -1329,9 +1329,10 @@ $E verify: error: GET /connectors/mirror-source/status: the Connect leader is un
   start_fake offsets-500-retrieve-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, GET offsets three times for the one read (it equals the plan).
+  # The race lasts as long as the worker's reader takes: the first wait is 50 ms.
   assert_summary --stderr verify 0 0 5
-  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
+  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 50 ms
+$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 100 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
 }
 @test "HTTP 500 \"Failed to retrieve offsets\" past the retry budget exits 4 with Connect's message" {
@@ -1339,9 +1340,13 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   make_plan
   start_fake offsets-500-retrieve
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 4 0 5
-  assert_output "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
+  # GET status, GET config, GET offsets five times: waits of 50, 100, 200 and 400 ms, then 800
+  # would pass the budget.
+  assert_summary verify 4 0 7
+  assert_output "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 50 ms
+$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 100 ms
+$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 200 ms
+$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 400 ms
 $E verify: error: GET /connectors/mirror-source/offsets: HTTP 500 for longer than the retry budget of 1000 ms: Failed to retrieve offsets for source connector mirror-source"
   assert_near_ms "$MS" 750 1600
 }
@@ -1359,8 +1364,9 @@ $E verify: error: GET /connectors/mirror-source/offsets: HTTP 500 for longer tha
   assert_summary --stderr verify 0 0 5
   assert_equal "$stderr" "$E verify: info: connector mirror-source: 2 offsets listed, 1 the read before: the worker is still reading its offsets topic; reading again
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
-  # Two waits of 250 ms between the three reads.
-  assert_near_ms "$MS" 500 2000
+  # Two waits between the three reads: 20 ms after the first (a read that has returned leaves
+  # the worker's view complete up to it), 250 ms after the second.
+  assert_near_ms "$MS" 270 1000
   printf '%s\n' "$output" >"$WORK/report.json"
   assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["offsets_read"]]')" '[true, 3]'
 }
@@ -1374,7 +1380,7 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   local n i
   n=$(printf '%s\n' "${stderr_lines[@]}" | sed -n 's/^.* still changed after \([0-9]*\) reads in .*$/\1/p')
   [ -n "$n" ] || fail "no warning that the offsets still changed"
-  # One read every 250 ms or so for the 1000 ms budget.
+  # The second read 20 ms after the first, then one every 250 ms or so for the 1000 ms budget.
   [ "$n" -ge 3 ] && [ "$n" -le 6 ] || fail "$n reads of the offsets in 1000 ms"
   assert_summary --stderr verify 0 0 $((n + 2))
   assert_equal "${#stderr_lines[@]}" "$n"
