@@ -92,21 +92,21 @@ chmod 0644 "$w"/*
 # The Job's memory limit, from the manifest.
 job_limit=$(sed -nE '/limits:/,/memory:/s/^ *memory: *([0-9]+)Mi$/\1/p' "$root/k8s/base/job-offsets.yaml" | head -1)
 oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/last.err, peak RSS
-  # (KiB) to $w/last.rss
+  # (KiB) and CPU time (user and system, s) to $w/last.rss
   rm -f "$w/last.rss"
   timeout 600 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=256m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
     --memory 512m -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    --entrypoint /bench-time "$IMAGE" -f %M -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
+    --entrypoint /bench-time "$IMAGE" -f '%M %U %S' -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.
 figures() {
   sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests?, ([0-9]+) REST requests?/\1 \2 \3 \4/p' "$w/last.err" |
     awk '{ print $1 - $2, $3, $4 }'
 }
-declare -A R RSS
+declare -A R RSS CPU
 run_set() { # SET: all or one
   local s=$1 step
   for step in export plan apply verify; do
@@ -118,7 +118,9 @@ run_set() { # SET: all or one
     esac || { cat "$w/last.err" >&2; exit 1; }
     cp "$w/last.err" "$w/$s-$step.err"
     R[$s.$step]=$(figures)
-    RSS[$s.$step]=$(($(tail -n 1 "$w/last.rss") / 1024))
+    read -r kib usr sys < <(tail -n 1 "$w/last.rss")
+    RSS[$s.$step]=$((kib / 1024))
+    CPU[$s.$step]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
     # export's boundary read (the targets' tails and the sources around C), from its own line:
     # "MS REQUESTS RECORDS".
     if [ "$step" = export ]; then
@@ -190,10 +192,11 @@ echo
 echo "bench/offsets: $total partitions ($topics topics x $parts), $recs records each, C = $((recs / 2)); 3 workers; 2 cores"
 echo
 printf '| %-8s | %22s | %32s |\n' step "mm2-offsets, $parts partitions" "mm2-offsets, $total partitions"
-printf '| %-8s | %11s | %5s | %4s | %11s | %5s | %4s | %7s |\n' "" wall Kafka REST wall Kafka REST "peak RSS"
-echo "|----------|-------------|-------|------|-------------|-------|------|---------|"
+printf '| %-8s | %11s | %5s | %4s | %11s | %5s | %4s | %7s | %8s |\n' "" wall Kafka REST wall Kafka REST "peak RSS" "CPU"
+echo "|----------|-------------|-------|------|-------------|-------|------|---------|----------|"
 for s in export plan apply verify; do
-  row "$s" "${R[one.$s]}" "${R[all.$s]}" | sed "s/ |\$/ | $(printf '%4s MiB' "${RSS[all.$s]}") |/"
+  row "$s" "${R[one.$s]}" "${R[all.$s]}" |
+    sed "s/ |\$/ | $(printf '%4s MiB' "${RSS[all.$s]}") | $(printf '%5s ms' "${CPU[all.$s]}") |/"
 done
 tot() { local s sum=0; for s in export plan apply verify; do sum=$((sum + ${R[$1.$s]%% *})); done; echo "$sum"; }
 tot_one=$([ "${BENCH_ONE:-1}" = 1 ] && tot one || echo -)
