@@ -30,6 +30,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 podman image exists "$IMAGE" || { log "error: image $IMAGE not found; run 'make image'"; exit 3; }
 cleanup() { [ -n "${MM2KIT_KEEP_BED:-}" ] || timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
+mkdir -p "$(dirname "$BED_DIR")"
 log "starting a bed of its own ($BED_NAME, 198.18.$BED_OCTET.0/24)"
 timeout 400 "$root/tests/bed/bed.sh" up 3 >"$BED_DIR.up.log" 2>&1 || { cat "$BED_DIR.up.log" >&2; exit 4; }
 log "seeding $topics topics x $parts partitions on both clusters, $recs records each, C = $((recs / 2))"
