@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/offsets seed: TOPICS topics of PARTITIONS partitions (bo.t00, bo.t01, ...) on the source
-and the target, RECORDS records in every source partition, and a Flink-like group that committed
-C = RECORDS / 2 everywhere (as Flink's source does: assign(), no member).
+and the target, RECORDS records in every source partition, their first C = RECORDS / 2 in the same
+target partition (Flink's copy), and a Flink-like group that committed C everywhere (as Flink's
+source does: assign(), no member).
 
   seed.py SOURCE TARGET GROUP TOPICS PARTITIONS RECORDS
 Credentials from BEDKIT_SASL_USERNAME / BEDKIT_SASL_PASSWORD. Prints the seconds it took."""
@@ -59,21 +60,26 @@ def main():
         if err is not None:
             errors.append(err)
 
-    p = Producer(conf(src, **{"linger.ms": 50, "batch.num.messages": 10000,
-                              "message.timeout.ms": 120000}))
-    for n in names:
-        for part in range(nparts):
-            for i in range(nrec):
-                while True:
-                    try:
-                        p.produce(n, value=f"{n}-{part}-{i}".encode(), partition=part,
-                                  on_delivery=delivered)
-                        break
-                    except BufferError:
-                        p.poll(0.1)
-        p.poll(0)
-    if p.flush(180) or errors:
-        sys.exit(f"seed: records not delivered ({len(errors)} failed: {errors[:1]})")
+    # The source gets RECORDS records a partition; the target, Flink's copy of what the group
+    # committed: the first C of them, the same bytes, in the same partition (export's boundary
+    # read then finds each target's tail aligned with the source below C, as after a Flink job
+    # that kept the partitioning).
+    for b, count in ((src, nrec), (tgt, nrec // 2)):
+        p = Producer(conf(b, **{"linger.ms": 50, "batch.num.messages": 10000,
+                                "message.timeout.ms": 120000}))
+        for n in names:
+            for part in range(nparts):
+                for i in range(count):
+                    while True:
+                        try:
+                            p.produce(n, value=f"{n}-{part}-{i}".encode(), partition=part,
+                                      on_delivery=delivered)
+                            break
+                        except BufferError:
+                            p.poll(0.1)
+            p.poll(0)
+        if p.flush(180) or errors:
+            sys.exit(f"seed: records not delivered ({len(errors)} failed: {errors[:1]})")
     c = Consumer(conf(src, **{"group.id": group, "enable.auto.commit": False}))
     try:
         for n in names:
