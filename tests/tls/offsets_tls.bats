@@ -7,7 +7,8 @@
 # against these Kafka 4.x brokers (librdkafka#4895): the image's mm2-offsets
 # must link the release scripts/librdkafka.sh pins, which the SCRAM test checks
 # first.  The TLS failures (wrong CA, expired or wrong-host certificate, wrong
-# password, PLAIN on the SCRAM listener) are in tls.bats.
+# password, PLAIN on the SCRAM listener) are in tls.bats.  The SCRAM cutover is
+# tagged short (make test runs it); the mTLS one runs in make tls-e2e.
 load helpers
 
 # cutover PROFILE NAME: the acceptance test of tests/e2e/offsets.bats over PROFILE.
@@ -49,6 +50,7 @@ cutover() {
   cutover ssl otls-mtls
 }
 
+# bats test_tags=short
 @test "offsets over SASL_SSL/SCRAM-SHA-512: C mid-log, 0 and log end; apply, resume, every record once, check" {
   local want
   want=$("$E2E_ROOT/scripts/librdkafka.sh" --version)
@@ -58,6 +60,7 @@ cutover() {
   cutover sasl_ssl otls-scram
 }
 
+# bats test_tags=short
 @test "offsets: the worker stops" {
   workers_down 1
   run -1 grep -F "$BED_TLS_KEY_PASSWORD" "$BED_DIR/$(bed_worker_name 1).log"
