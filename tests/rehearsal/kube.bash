@@ -15,6 +15,7 @@
 . "$root/tests/kube/kube.env"
 NS=mm2
 KW=$W/kube
+OVERLAY_NAME=k8s/overlays/kube-e2e
 SVC_IP=198.18.21.80
 # shellcheck source=tests/kube/kc.bash
 . "$root/tests/kube/kc.bash"
@@ -60,29 +61,28 @@ backend_check() {
   [ -x "$root/tests/kube/cluster.sh" ] || die "tests/kube/cluster.sh is missing" 3
 }
 
-# pods_up: the cluster, the bed's brokers, the overlay (the Job suspended), 3 Ready pods.
+# pods_up: the cluster and the bed's brokers side by side (tests/kube/world.sh), the overlay
+# (the Job suspended), 3 Ready pods.
 pods_up() {
   mkdir -p "$KW"
-  timeout 1800 "$root/tests/kube/cluster.sh" up >"$LOGS/cluster-up.log" 2>&1 ||
-    { tail -n 20 "$LOGS/cluster-up.log" >&2; die "the test cluster did not come up"; }
-  timeout 300 "$BED" up 0 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed's brokers did not come up"; }
+  WORLD_LOGS=$LOGS timeout 1800 "$root/tests/kube/world.sh" up >"$LOGS/world-up.log" 2>&1 ||
+    { tail -n 20 "$LOGS/world-up.log" >&2; die "the test cluster or the brokers did not come up; see $LOGS/"; }
   # Applied from a pipe: the overlay's test Secret is never written into the run's files.
   timeout 60 kubectl kustomize "$root/k8s/overlays/kube-e2e" |
     kc apply --server-side --field-manager=mm2kit-rehearsal -f - >"$KW/apply.out" 2>"$KW/apply.err" ||
     die "the overlay was not applied: $(cat "$KW/apply.err")"
   [ ! -s "$KW/apply.err" ] || log "apply said: $(tr '\n' ' ' <"$KW/apply.err")"
-  timeout 900 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch \
+  timeout 7200 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch \
     --output-watch-events -o json >"$KW/pods-watch.json" 2>"$KW/pods-watch.err" &
   BG_PIDS+=("$!")
   follow "bed up" 300
   operator_pod
 }
 
-# backend_down: the namespace's events kept, the cluster and the bed removed.
+# backend_down: the namespace's events kept, the cluster down, then the brokers.
 backend_down() {
   kc get events -o json >"$KW/events.json" 2>/dev/null || true
-  timeout 300 "$root/tests/kube/cluster.sh" down >"$LOGS/cluster-down.log" 2>&1 || true
-  timeout 300 "$BED" down >/dev/null 2>&1 || true
+  WORLD_LOGS=$LOGS timeout 600 "$root/tests/kube/world.sh" down >"$LOGS/world-down.log" 2>&1 || true
 }
 
 deployment_done() {
@@ -298,14 +298,7 @@ evict() {
 # operator_pod: the Job's pod template (less its Job's labels and the plan) sleeping; oj runs
 # mm2-offsets in it with the Job's files, Secret and identity.
 operator_pod() {
-  kc get job mm2-offsets-apply -o json | jq '{apiVersion: "v1", kind: "Pod",
-    metadata: {name: "mm2-operator",
-      labels: (.spec.template.metadata.labels | with_entries(select(.key | startswith("app.kubernetes.io/"))))},
-    spec: (.spec.template.spec | .terminationGracePeriodSeconds = 1
-      | .containers[0].command = ["sleep", "86400"] | del(.containers[0].args)
-      | .volumes |= map(select(.name != "plan")) + [{name: "work", emptyDir: {sizeLimit: "64Mi"}}]
-      | .containers[0].volumeMounts |= map(select(.name != "plan")) + [{name: "work", mountPath: "/work"}]
-      | .containers[0].workingDir = "/work")}' >"$KW/operator.json"
+  kc get job mm2-offsets-apply -o json | jq --arg sleep 86400 -f "$root/tests/kube/operator-pod.jq" >"$KW/operator.json"
   kc apply --server-side --field-manager=mm2kit-rehearsal -f "$KW/operator.json" >/dev/null
   kc wait --for=condition=Ready pod/mm2-operator --timeout=120s >/dev/null || die "the operator's pod was not Ready"
 }

@@ -138,6 +138,60 @@ if plan:
     check("cutover.plan-covers-c0-and-log-end", zero and atend,
           f"C = 0 (offset null): {zero or 'none'}; C = log end: {atend or 'none'}")
 
+# ---- on the cluster: what the Kubernetes API recorded -----------------------------------------
+KUBE_EVENTS = (load("kube/events.json") or {}).get("items", []) if meta.get("on") == "kube" else []
+
+
+def kube_events(reason, kind=None, name=None):
+    return [e for e in KUBE_EVENTS if e.get("reason") == reason
+            and (kind is None or e["involvedObject"].get("kind") == kind)
+            and (name is None or e["involvedObject"].get("name") == name)]
+
+
+def kube_checks():
+    """Cross-checks between what the run did and the namespace's events."""
+    if not KUBE_EVENTS:
+        check("kube.events", False, "no event of the namespace was kept (kube/events.json)")
+        return
+    terms = [e["worker"] for e in events if e["kind"] == "sigterm"]
+    missing = [p for p in terms if not any("Stopping container" in e.get("message", "")
+                                           for e in kube_events("Killing", "Pod", p))]
+    check("kube.every-sigterm-a-kubelet-stop", terms and not missing,
+          f"{len(terms)} SIGTERMs (rolling updates, eviction); the kubelet's `Killing: Stopping container` "
+          f"event for each: {'yes' if not missing else 'missing for ' + ', '.join(missing)}")
+    kills = [e["worker"] for e in events if e["kind"] == "sigkill"]
+    started = {p: max((e.get("count") or 1 for e in kube_events("Started", "Pod", p)), default=0) for p in kills}
+    check("kube.every-kill-restarted-in-its-pod", kills and all(n >= 2 for n in started.values()),
+          f"{len(kills)} SIGKILLs; `Started` events of each killed pod's container (2 or more: the kubelet "
+          f"started it again in the same pod): {started}")
+    live = [e["message"] for e in kube_events("Unhealthy") if e.get("message", "").startswith("Liveness")]
+    live += [e["message"] for e in kube_events("Killing") if "liveness" in e.get("message", "")]
+    check("kube.no-liveness-restart", not live,
+          "no liveness probe failed and the kubelet restarted nothing for one" if not live
+          else f"liveness: {live[:3]}")
+    done = kube_events("Completed", "Job", "mm2-offsets-apply")
+    check("kube.job-completed", bool(done), f"the Job's events: {[e.get('message') for e in done] or 'no Completed'}")
+    scal = sorted(kube_events("ScalingReplicaSet", "Deployment", "mm2-connect"),
+                  key=lambda e: int(e["metadata"]["resourceVersion"]))
+    steps_ = [e.get("message", "") for e in scal]
+    bad = []
+    for m in steps_[1:]:
+        parts = m.split()
+        try:
+            a, b = int(parts[-3]), int(parts[-1])
+        except (ValueError, IndexError):
+            bad.append(m)
+            continue
+        if abs(b - a) != 1:
+            bad.append(m)
+    check("kube.rollouts-one-pod-at-a-time", len(steps_) > 1 and not bad,
+          f"{len(steps_)} `ScalingReplicaSet` events of the Deployment controller, every one after the first "
+          f"by one pod: {'yes' if not bad else bad[:3]}")
+
+
+if meta.get("on") == "kube":
+    kube_checks()
+
 failed = [c for c in checks if not c["ok"]]
 
 # ---- the picture -------------------------------------------------------------------------------
@@ -159,9 +213,13 @@ md = []
 w = md.append
 verdict = "PASSED" if not failed else f"FAILED ({len(failed)} check{'s' if len(failed) > 1 else ''})"
 w(f"# mm2kit rehearsal: {verdict}\n")
+where = (f"3 worker pods of the rendered `{meta.get('overlay', 'k8s/overlays/bed')}` Deployment on the test "
+         f"Kubernetes cluster ({meta.get('kube_version') or 'tests/kube'}: the Deployment controller's rolling "
+         f"updates, the Eviction API, the kubelet's restarts, the Job as a Job)" if meta.get("on") == "kube"
+         else f"3 worker pods run as the rendered `{meta.get('overlay', 'k8s/overlays/bed')}` Deployment says "
+         f"(podman)")
 w(f"{meta['mode']} rehearsal on bed `{meta['bed']}`: image `{meta['image']}` ({meta['image_id']}), Kafka "
-  f"{meta['kafka']}, 3 worker pods from the rendered `k8s/overlays/bed` Deployment, SOURCE and TARGET KRaft "
-  f"brokers with StandardAuthorizer. A producer wrote {meta['rate']:g} records/s to `orders` (4 partitions) "
+  f"{meta['kafka']}, {where}, SOURCE and TARGET KRaft brokers with StandardAuthorizer. A producer wrote {meta['rate']:g} records/s to `orders` (4 partitions) "
   f"and `payments` (3) all along: null keys, tombstones, headers and explicit CreateTimes, each record "
   f"numbered per partition. Wall time {secs(meta['end_ms'] - meta['start_ms'])}.\n")
 if final:
@@ -254,12 +312,33 @@ w("\nA member's pause is the delay in force plus the rebalance and the task's re
   "can be shorter than the delay (pause − delay < 0) in a rolling restart that replaces the leader "
   "before the delay expires.\n")
 
+if KUBE_EVENTS:
+    w("## What the Kubernetes API recorded\n")
+    w("The pods' starts, Ready times, SIGTERMs (deletionTimestamp less the grace period), ends and exit "
+      "codes above come from a watch of the workers' pods (`kube/pods-watch.json`; the API keeps whole "
+      "seconds). The namespace's events (`kube/events.json`), by reason:\n")
+    w("| reason | reported by | objects | events |\n| --- | --- | --- | --- |")
+    by = {}
+    for e in KUBE_EVENTS:
+        comp = e.get("reportingComponent") or (e.get("source") or {}).get("component") or "-"
+        k = (e.get("reason", "-"), comp, e["involvedObject"].get("kind", "-"))
+        n, objs = by.get(k, (0, set()))
+        by[k] = (n + (e.get("count") or 1), objs | {e["involvedObject"].get("name")})
+    for (reason, comp, kind), (n, objs) in sorted(by.items()):
+        w(f"| {esc(reason)} | {esc(comp)} | {len(objs)} {esc(kind)} | {n} |")
+    w("\nThe Deployment controller's own record of the rolling updates:\n")
+    for e in sorted(kube_events("ScalingReplicaSet", "Deployment", "mm2-connect"),
+                    key=lambda e: int(e["metadata"]["resourceVersion"])):
+        w(f"- {e.get('lastTimestamp') or e.get('eventTime')}: {esc(e.get('message', ''))}")
+    w("")
+
 w("## Acceptance and the run's checks\n")
 for ln in checks_table(checks):
     w(ln)
 w("\nFiles: `cutover/` (export, plan, the Job's and every step's output), `audit-*.json` (per-partition "
   "comparisons), `samples.jsonl` (lag samples), `events.jsonl` (every start, Ready, SIGTERM, SIGKILL), "
-  "`logs/` (every container's log, per pod incarnation).")
+  "`logs/` (every container's log, per pod incarnation)"
+  + ("; `kube/` (the pods' watch and the namespace's events)." if meta.get("on") == "kube" else "."))
 text = "\n".join(md) + "\n"
 with open(os.path.join(D, "REPORT.md"), "w") as f:
     f.write(text)

@@ -138,6 +138,7 @@ is_ok() { if "$@" >/dev/null 2>&1; then echo 0; else echo 1; fi; }
 
 # ---- the rendered Kubernetes files ------------------------------------------------------------
 RENDER=$W/k8s-bed.yaml
+OVERLAY_NAME=k8s/overlays/bed   # the pods' (tests/rehearsal/kube.bash: kube-e2e, which is bed's on the cluster)
 timeout 60 kubectl kustomize "$root/k8s/overlays/bed" >"$RENDER"
 umask 077
 secrets=$W/k8s-job/secrets.json
@@ -748,8 +749,9 @@ jq -n --arg mode "$mode" --argjson rate "$RATE" --arg image "$IMAGE" --arg kafka
   --argjson overlay "$OVERLAY_DELAY" --argjson shipped "$SHIPPED_DELAY" --argjson kafka_default "$KAFKA_DEFAULT_DELAY" \
   --argjson t0 "$T_START" --argjson t1 "$T_END" --argjson steps "$steps" --argjson kills "$KILLS" \
   --arg bed "$BED_NAME $BED_SUBNET" --arg image_id "$(timeout 30 podman image inspect -f '{{.Id}}' "$IMAGE" | cut -c1-12)" \
-  --arg digest "$DIGEST" --argjson tasks "$TASKS" \
-  '{mode: $mode, rate: $rate, image: $image, image_id: $image_id, kafka: $kafka, overlay_delay_ms: $overlay,
+  --arg digest "$DIGEST" --argjson tasks "$TASKS" --arg on "$on" --arg overlay_name "$OVERLAY_NAME" \
+  --arg kube_version "${KUBE_VERSION:-}" \
+  '{mode: $mode, on: $on, overlay: $overlay_name, kube_version: $kube_version, rate: $rate, image: $image, image_id: $image_id, kafka: $kafka, overlay_delay_ms: $overlay,
     shipped_delay_ms: $shipped, kafka_default_delay_ms: $kafka_default, start_ms: $t0, end_ms: $t1, steps_ms: $steps,
     kills: $kills, bed: $bed, plan_digest: $digest, tasks: $tasks}' >"$W/meta.json"
 rc=0
