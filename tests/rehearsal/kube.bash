@@ -79,9 +79,14 @@ pods_up() {
   operator_pod
 }
 
-# backend_down: the namespace's events kept, the cluster down, then the brokers.
+# backend_record: the namespace's events kept for the report (kube/events.json), before the
+# cluster goes or is kept.
+backend_record() {
+  kc get events -o json >"$KW/events.json" 2>"$KW/events.err" || log "the namespace's events were not read: $(cat "$KW/events.err")"
+}
+
+# backend_down: the cluster down, then the brokers.
 backend_down() {
-  kc get events -o json >"$KW/events.json" 2>/dev/null || true
   WORLD_LOGS=$LOGS timeout 600 "$root/tests/kube/world.sh" down >"$LOGS/world-down.log" 2>&1 || true
 }
 

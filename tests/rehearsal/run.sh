@@ -106,6 +106,7 @@ kit() {
 # ---- what this run owns: removed before it starts and at the end ----------------------------
 BG_PIDS=()     # the background bedkit processes this run started (their timeout wrappers)
 backend_down() { timeout 300 "$BED" down >/dev/null 2>&1 || true; }
+backend_record() { :; } # what the backend itself recorded of the run (kube.bash: the API's events)
 # shellcheck disable=SC2317 # run by the EXIT trap
 finish() {
   local rc=$? p
@@ -118,7 +119,11 @@ finish() {
     [ "$rc" = 0 ] || log "removing the bed after a failure (logs kept in $LOGS)"
     backend_down
   else
-    log "kept the bed: BED_NAME=$BED_NAME BED_OCTET=$BED_OCTET BED_DIR=$BED_DIR tests/bed/bed.sh down removes it"
+    if [ "$on" = kube ]; then
+      log "kept the cluster and the bed: BED_DIR=$BED_DIR tests/kube/world.sh down removes them"
+    else
+      log "kept the bed: BED_NAME=$BED_NAME BED_OCTET=$BED_OCTET BED_DIR=$BED_DIR tests/bed/bed.sh down removes it"
+    fi
   fi
   exit "$rc"
 }
@@ -727,6 +732,7 @@ check pods.sigterm-clean "$(is_ok jq -e 'length > 0 and all(.[]; .[0] == 143 and
 # ---- no secret anywhere: every container's log kept, then the bed removed ------------------------
 for i in "${ACTIVE[@]}"; do save_pod_log "$i"; done
 for c in "$BED_SRC" "$BED_TGT"; do timeout 60 podman logs "$c" >"$LOGS/$c.log" 2>&1 || true; done
+backend_record
 if [ -z "$keep" ] && [ "$on" = kube ]; then
   log "removing the cluster and the bed (logs kept in $LOGS)"
   backend_down
