@@ -10,6 +10,9 @@ SRC_SASL_SSL=$BED_SRC_IP:$BED_SASL_SSL_PORT
 TGT_SASL_SSL=$BED_TGT_IP:$BED_SASL_SSL_PORT
 SRC_SSL=$BED_SRC_IP:$BED_SSL_PORT
 TGT_SSL=$BED_TGT_IP:$BED_SSL_PORT
+# What replicate copies: TLS_RECORDS records over 3 partitions.
+TLS_COUNT=${TLS_RECORDS:-1000}
+TLS_PARTITIONS=3
 
 # kit_scram ARGS...: bedkit over SASL_SSL with SCRAM-SHA-512, the bed's CA.
 kit_scram() {
@@ -65,6 +68,36 @@ workers_down() {
     podman logs "$(bed_worker_name "$i")" >"$BED_DIR/$(bed_worker_name "$i").log" 2>&1 || true
     timeout 60 podman rm -f -t 10 "$(bed_worker_name "$i")" >/dev/null 2>&1 || true
   done
+}
+
+# replicate PROFILE TOPIC KIT: worker 1 (running, of PROFILE) copies TOPIC, compared over KIT's protocol.
+replicate() {
+  local profile=$1 topic=$2 kit=$3 src tgt
+  if [ "$profile" = ssl ]; then src=$SRC_SSL tgt=$TGT_SSL; else src=$SRC_SASL_SSL tgt=$TGT_SASL_SSL; fi
+  run -0 "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$topic:$TLS_PARTITIONS"
+  run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$topic:$TLS_PARTITIONS"
+  run -0 "$kit" produce --bootstrap "$src" --topic "$topic" --count "$TLS_COUNT" --partitions "$TLS_PARTITIONS"
+  assert_output "$TLS_COUNT"
+  ok rest_tls POST 1 /connectors "$(tls_connector_json "tls-$profile" "${topic//./\\\\.}" "$profile")"
+  assert_line --index 0 201
+  ok "$kit" compare --source "$src" --target "$tgt" --topic "$topic" --timeout 180
+  assert_output "{\"source_records\": $TLS_COUNT, \"target_records\": $TLS_COUNT, \"partitions\": $TLS_PARTITIONS, \"mismatched_partitions\": 0}"
+  ok rest_tls DELETE 1 "/connectors/tls-$profile"
+  assert_line --index 0 204
+}
+
+# worker_on PROFILE: worker 1 runs PROFILE (sasl_ssl | ssl, REST over HTTP) and answers: the one
+# an earlier test of the same profile started, or a new one. Starting a JVM is the slow part of a
+# test; the mTLS replication test and the mTLS cutover share one.
+worker_on() {
+  local profile=$1 want=connect-mm2-sasl-ssl.properties
+  [ "$profile" = ssl ] && want=connect-mm2-mtls.properties
+  if podman inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$(bed_worker_name 1)" 2>/dev/null |
+    grep -qxF "MM2_WORKER_CONFIG=/etc/mm2/$want" && [ "$(rest_tls GET 1 / | head -n 1)" = 200 ]; then
+    return 0
+  fi
+  BED_SECURITY=$profile ok "$BED" worker-start 1
+  BED_SECURITY=$profile ok "$BED" worker-wait 1 240
 }
 
 # --- mm2-offsets over TLS -----------------------------------------------------------------

@@ -7,15 +7,15 @@
 # against these Kafka 4.x brokers (librdkafka#4895): the image's mm2-offsets
 # must link the release scripts/librdkafka.sh pins, which the SCRAM test checks
 # first.  The TLS failures (wrong CA, expired or wrong-host certificate, wrong
-# password, PLAIN on the SCRAM listener) are in tls.bats.  The SCRAM cutover is
-# tagged short (make test runs it); the mTLS one runs in make tls-e2e.
+# password, PLAIN on the SCRAM listener) are in tls.bats.  All tagged short (make
+# test runs them).  The mTLS profile's replication test comes first, on the worker
+# its cutover then reuses.
 load helpers
 
 # cutover PROFILE NAME: the acceptance test of tests/e2e/offsets.bats over PROFILE.
 cutover() {
   local profile=$1 n=$2 d
-  BED_SECURITY=$profile ok "$BED" worker-start 1
-  BED_SECURITY=$profile ok "$BED" worker-wait 1 240
+  worker_on "$profile"
   d=$(oj_dir "$n")
   oj_tls_files "$d" "$n" "$n\\\\.orders" "$profile"
   topics_both "$n.orders:3"
@@ -46,6 +46,14 @@ cutover() {
   run -0 rest_tls DELETE 1 "/connectors/$n"
 }
 
+# bats test_tags=short
+@test "mTLS: a worker of the profile copies every record, read back with a client certificate" {
+  worker_on ssl
+  replicate ssl tls.mtls kit_mtls
+  run -0 bash -c "podman logs $(bed_worker_name 1) 2>&1 | grep -cE '^\\s+security.protocol = SSL\$'"
+}
+
+# bats test_tags=short
 @test "offsets over mTLS: C mid-log, 0 and log end; apply, resume, every record once, check, with client certificates" {
   cutover ssl otls-mtls
 }

@@ -9,27 +9,9 @@
 # certificate, a broker certificate for another host, a wrong password and a
 # PLAIN login on the SCRAM listener; the entrypoint refuses a broken TLS setup
 # before the JVM; and no key or password shows in any log or artifact.
-# The rest (make tls-e2e): forwarding between HTTPS workers, and mTLS replication.
+# The rest (make tls-e2e): forwarding between HTTPS workers. The mTLS profile's
+# replication and cutover are in offsets_tls.bats, on one worker.
 load helpers
-
-COUNT=${TLS_RECORDS:-1000}
-PARTITIONS=3
-
-# replicate PROFILE TOPIC KIT: worker 1 (running, of PROFILE) copies TOPIC, compared over KIT's protocol.
-replicate() {
-  local profile=$1 topic=$2 kit=$3 src tgt
-  if [ "$profile" = ssl ]; then src=$SRC_SSL tgt=$TGT_SSL; else src=$SRC_SASL_SSL tgt=$TGT_SASL_SSL; fi
-  run -0 "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$topic:$PARTITIONS"
-  run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$topic:$PARTITIONS"
-  run -0 "$kit" produce --bootstrap "$src" --topic "$topic" --count "$COUNT" --partitions "$PARTITIONS"
-  assert_output "$COUNT"
-  ok rest_tls POST 1 /connectors "$(tls_connector_json "tls-$profile" "${topic//./\\\\.}" "$profile")"
-  assert_line --index 0 201
-  ok "$kit" compare --source "$src" --target "$tgt" --topic "$topic" --timeout 180
-  assert_output "{\"source_records\": $COUNT, \"target_records\": $COUNT, \"partitions\": $PARTITIONS, \"mismatched_partitions\": 0}"
-  ok rest_tls DELETE 1 "/connectors/tls-$profile"
-  assert_line --index 0 204
-}
 
 # bats test_tags=short
 @test "SASL_SSL/SCRAM-SHA-512 with REST over HTTPS: the entrypoint runs that profile, every record is copied, mm2-probe --cacert answers" {
@@ -170,12 +152,4 @@ replicate() {
   assert_line --index 0 204
   workers_down 1 2
   run -1 grep -i "SSLHandshakeException" "$BED_DIR/$(bed_worker_name "$other").log"
-}
-
-@test "mTLS: a worker of the profile copies every record, read back with a client certificate" {
-  BED_SECURITY=ssl ok "$BED" worker-start 1
-  BED_SECURITY=ssl ok "$BED" worker-wait 1 240
-  replicate ssl tls.mtls kit_mtls
-  workers_down 1
-  run -0 grep -cE '^\s+security.protocol = SSL$' "$BED_DIR/$(bed_worker_name 1).log"
 }
