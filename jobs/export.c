@@ -324,7 +324,8 @@ static enum mm2_status source_policies(struct ctx *x, struct mm2_error *err)
     return st;
 }
 
-/* The memory the boundary read may hold at once (two reads of tail.bytes per partition). */
+/* The memory the boundary read's records may take at once (mm2_tail.h; a larger tail.bytes
+ * raises it to two reads of tail.bytes). */
 #define BOUNDARY_MEMORY (64L * 1024 * 1024)
 
 static void boundary_counts(struct job *j, const struct mm2_export *ex,
@@ -366,7 +367,8 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
     enum mm2_status st = MM2_OK;
     size_t m = 0;
 
-    prm.chunk = (size_t)(BOUNDARY_MEMORY / (2 * j->cfg.tail_bytes));
+    prm.memory =
+        (size_t)(BOUNDARY_MEMORY > 2 * j->cfg.tail_bytes ? BOUNDARY_MEMORY : 2 * j->cfg.tail_bytes);
     if (tp == NULL || res == NULL || of == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     for (size_t i = 0, xt = 0; st == MM2_OK && prm.k > 0 && i < ex->nparts; i++) {

@@ -187,6 +187,8 @@ enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
 
 /* Appends a copy of m (key, value, headers, timestamp) to out, growing it (*cap entries) up to
  * max entries; false when out of memory (what was copied stays in out, to be freed with it). */
+/* Drops the last record of l (the one mm2k_record_append just added). */
+void mm2k_record_pop(struct mm2_record_list *l);
 bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
                         const rd_kafka_message_t *m);
 
