@@ -163,18 +163,75 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
     return MM2_OK;
 }
 
-static void resume_all(struct many *m)
+bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
 {
-    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m->n);
+    char *t;
 
-    if (l == NULL)
+    if (h->npaused == h->cappaused) {
+        size_t c = h->cappaused > 0 ? h->cappaused * 2 : 64;
+        struct paused_tp *v = realloc(h->paused, c * sizeof(*v));
+        if (v == NULL)
+            return false;
+        h->paused = v;
+        h->cappaused = c;
+    }
+    t = strdup(topic);
+    if (t == NULL)
+        return false;
+    h->paused[h->npaused++] = (struct paused_tp){t, partition};
+    return true;
+}
+
+void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
+{
+    rd_kafka_topic_partition_list_t *l;
+    size_t kept = 0;
+
+    if (h->npaused == 0 || n == 0)
         return;
-    for (size_t i = 0; m->paused != NULL && i < m->n; i++)
-        if (m->paused[i])
+    l = rd_kafka_topic_partition_list_new(16);
+    for (size_t i = 0; i < h->npaused; i++) {
+        struct tpidx key = {h->paused[i].topic, h->paused[i].partition, 0};
+        if (l != NULL && bsearch(&key, idx, n, sizeof(*idx), tpidx_cmp) != NULL) {
+            rd_kafka_topic_partition_list_add(l, h->paused[i].topic, h->paused[i].partition);
+            free(h->paused[i].topic);
+        } else {
+            h->paused[kept++] = h->paused[i];
+        }
+    }
+    h->npaused = kept;
+    if (l != NULL && l->cnt > 0)
+        rd_kafka_resume_partitions(h->rk, l);
+    if (l != NULL)
+        rd_kafka_topic_partition_list_destroy(l);
+}
+
+void mm2k_paused_free(struct handle *h)
+{
+    for (size_t i = 0; i < h->npaused; i++)
+        free(h->paused[i].topic);
+    free(h->paused);
+    h->paused = NULL;
+    h->npaused = h->cappaused = 0;
+}
+
+/* Leaves the pauses of this read to the handle; one it cannot note is resumed now. */
+static void note_pauses(struct many *m)
+{
+    rd_kafka_topic_partition_list_t *l = NULL;
+
+    for (size_t i = 0; m->paused != NULL && i < m->n; i++) {
+        if (!m->paused[i] || mm2k_paused_add(m->h, m->r[i].topic, m->r[i].partition))
+            continue;
+        if (l == NULL)
+            l = rd_kafka_topic_partition_list_new(16);
+        if (l != NULL)
             rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition);
-    if (l->cnt > 0)
+    }
+    if (l != NULL && l->cnt > 0)
         rd_kafka_resume_partitions(m->h->rk, l);
-    rd_kafka_topic_partition_list_destroy(l);
+    if (l != NULL)
+        rd_kafka_topic_partition_list_destroy(l);
 }
 
 static enum mm2_status assign_all(struct many *m, struct mm2_error *err)
@@ -184,6 +241,7 @@ static enum mm2_status assign_all(struct many *m, struct mm2_error *err)
 
     if (l == NULL)
         return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
+    mm2k_paused_lift(m->h, m->idx, m->n); /* an earlier read's pauses on these partitions */
     for (size_t i = 0; i < m->n; i++) {
         if (m->r[i].from >= m->r[i].until) {
             m->done[i] = true;
@@ -293,11 +351,12 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
     if (st == MM2_OK)
         st = consume(&m, dl, err);
     /* Unassigning drops what was fetched beyond the ranges: the next read starts afresh. A
-     * pause belongs to the partition in librdkafka, not to the assignment: lifted first. */
+     * pause belongs to the partition in librdkafka, not to the assignment: the handle keeps the
+     * list, and the read that assigns the partition again lifts it (mm2k_paused_lift). */
     if (m.pause != NULL)
         rd_kafka_topic_partition_list_destroy(m.pause); /* unassigned below: no pause needed */
     if (m.h != NULL) {
-        resume_all(&m);
+        note_pauses(&m);
         e = rd_kafka_assign(m.h->rk, NULL);
         if (st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
             st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: unassign: %s", rd_kafka_err2name(e));

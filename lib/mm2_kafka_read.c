@@ -210,6 +210,10 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
     if (l == NULL)
         return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
     rd_kafka_topic_partition_list_add(l, topic, partition)->offset = from;
+    {
+        struct tpidx one = {topic, partition, 0};
+        mm2k_paused_lift(h, &one, 1); /* a read_many's pause on it */
+    }
     e = rd_kafka_assign(h->rk, l);
     rd_kafka_topic_partition_list_destroy(l);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
