@@ -218,6 +218,7 @@ bench: all $(B)/tests/seal-artifact
 	$(Q)bench/entrypoint/run.sh 500 $(if $(BED),--bed)
 	$(Q)MM2_BUILD=$(CURDIR)/$(B) bench/limits/run.sh
 	$(Q)bench/listoffsets/run.sh
+	$(Q)bench/tail/run.sh
 	$(Q)bench/probe/https.sh 500
 	$(if $(BED),$(Q)bench/probe/run.sh 1000)
 	$(if $(BED),$(Q)bench/replication/run.sh)

@@ -324,11 +324,12 @@ static enum mm2_status source_policies(struct ctx *x, struct mm2_error *err)
     return st;
 }
 
-/* The memory the boundary read may hold at once (two reads of tail.bytes per partition). */
+/* The memory the boundary read's records may take at once (mm2_tail.h; a larger tail.bytes
+ * raises it to two reads of tail.bytes). */
 #define BOUNDARY_MEMORY (64L * 1024 * 1024)
 
 static void boundary_counts(struct job *j, const struct mm2_export *ex,
-                            const struct mm2_tail_stats *stats)
+                            const struct mm2_tail_stats *stats, size_t memory)
 {
     size_t count[MM2_BND_UNREAD + 1] = {0};
     char line[512];
@@ -345,6 +346,11 @@ static void boundary_counts(struct job *j, const struct mm2_export *ex,
              "boundary: the target's tails against the source around C: %s (%zu records, %ld "
              "requests, %ld ms)",
              at > 0 ? line : "nothing to compare", stats->records, stats->requests, stats->ms);
+    mm2_log_debug(&j->log,
+                  "boundary: the target's tails %ld ms beside the source's windows %ld ms; %zu "
+                  "reads in %zu round(s), %zu range(s) deferred by the %zu MiB memory cap",
+                  stats->tail_ms, stats->window_ms, stats->reads, stats->rounds, stats->deferred,
+                  memory >> 20);
 }
 
 /* Flink's side of the boundary (mm2_tail.h): every partition with a committed offset, its
@@ -366,7 +372,8 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
     enum mm2_status st = MM2_OK;
     size_t m = 0;
 
-    prm.chunk = (size_t)(BOUNDARY_MEMORY / (2 * j->cfg.tail_bytes));
+    prm.memory =
+        (size_t)(BOUNDARY_MEMORY > 2 * j->cfg.tail_bytes ? BOUNDARY_MEMORY : 2 * j->cfg.tail_bytes);
     if (tp == NULL || res == NULL || of == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     for (size_t i = 0, xt = 0; st == MM2_OK && prm.k > 0 && i < ex->nparts; i++) {
@@ -398,7 +405,7 @@ static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
         job_warn(j, "boundary: not proven ([flink] tail.records = 0): plan cannot tell whether "
                     "a target is behind, ahead of or aligned with C");
     else if (st == MM2_OK)
-        boundary_counts(j, ex, &stats);
+        boundary_counts(j, ex, &stats, prm.memory);
     else
         (void)mm2_error_prefix(err, "boundary read");
     free(tp);

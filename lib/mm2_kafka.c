@@ -728,9 +728,11 @@ void mm2_kafka_free(struct mm2_kafka *k)
 {
     if (k == NULL)
         return;
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < 2; i++) {
         if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
             rd_kafka_destroy_flags(k->h[i].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+        mm2k_paused_free(&k->h[i]);
+    }
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
     for (size_t i = 0; i < k->nhidden; i++) {

@@ -233,6 +233,14 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
                                struct mm2_error *err);
 void mm2_record_list_free(struct mm2_record_list *l);
 
+/* The memory one record held in a list takes, as the boundary read counts it: its key, value
+ * and headers, its slot in the list (twice: a list grows by doubling) and each allocation's
+ * bookkeeping (MM2_RECORD_ALLOC_COST, glibc's 16 bytes rounded up). Records of a few bytes cost
+ * about 200 bytes each, not their size. */
+#define MM2_RECORD_ALLOC_COST 32
+size_t mm2_record_cost(const struct mm2_record *r);
+size_t mm2_record_list_cost(const struct mm2_record_list *l);
+
 /* One partition range for mm2_kafka_read_many: the data records with from <= offset < until. */
 struct mm2_read_range {
     const char *topic; /* borrowed */
@@ -241,18 +249,31 @@ struct mm2_read_range {
     int64_t until; /* at most the partition's end (the caller knows it: mm2_kafka_log_offsets) */
 };
 
+/* How much one mm2_kafka_read_many may read: budget is the key and value bytes of one range
+ * (a range it would pass is cut), memory what all the ranges' records may take together
+ * (mm2_record_cost; SIZE_MAX: no cap). */
+struct mm2_read_caps {
+    size_t budget;
+    size_t memory;
+};
+
 /* Reads n ranges (each partition at most once) in one pass: all are assigned together, so each
  * Fetch librdkafka sends a leader carries every partition of the pass that leader holds, and the
  * requests grow with the bytes read, not with n. A range ends at its last offset, at the
  * partition's end (an until past the end is not waited for), or once the key and value bytes
- * read from it would pass budget: then cut[i] is set and out[i] holds the records before that
- * point. A from below the log start is MM2_UNEXPECTED naming the partition. committed selects
- * read_committed (aborted records skipped; markers are never returned). out[i] and cut[i] for
- * range i (out reset first; free each with mm2_record_list_free, whatever the status). Returns
- * when every range ended, or at the deadline (MM2_UNREACHABLE, naming how many were left). */
+ * read from it would pass caps->budget: then cut[i] is set and out[i] holds the records before
+ * that point. A range whose next record would take the records held by all ranges past
+ * caps->memory is deferred (deferred[i] set, out[i] empty, its records freed), to be read again
+ * later, and the other ranges go on; deferred may be NULL only without a memory cap. A from below
+ * the log start is MM2_UNEXPECTED naming the partition. committed selects read_committed (aborted
+ * records skipped; markers are never returned). out[i], cut[i] and deferred[i] for range i (out
+ * reset first; free each with mm2_record_list_free, whatever the status; each list's array is
+ * no larger than its records). Returns when every range ended or was deferred, or at the
+ * deadline (MM2_UNREACHABLE, naming how many were left). */
 enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,
-                                    bool committed, size_t budget, const struct mm2_deadline *dl,
-                                    struct mm2_record_list *out, bool *cut, struct mm2_error *err);
+                                    bool committed, const struct mm2_read_caps *caps,
+                                    const struct mm2_deadline *dl, struct mm2_record_list *out,
+                                    bool *cut, bool *deferred, struct mm2_error *err);
 
 /* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
  * summed over its handles: each request is counted once, when fully written to its socket, by an

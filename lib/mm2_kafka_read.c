@@ -87,7 +87,7 @@ bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
                         const rd_kafka_message_t *m)
 {
     if (out->n == *cap) {
-        size_t c = *cap > 0 ? *cap * 2 : 64;
+        size_t c = *cap > 0 ? *cap * 2 : 4; /* many lists hold a few records each */
         struct mm2_record *v;
         if (c > max)
             c = max;
@@ -210,6 +210,10 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
     if (l == NULL)
         return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
     rd_kafka_topic_partition_list_add(l, topic, partition)->offset = from;
+    {
+        struct tpidx one = {topic, partition, 0};
+        mm2k_paused_lift(h, &one, 1); /* a read_many's pause on it */
+    }
     e = rd_kafka_assign(h->rk, l);
     rd_kafka_topic_partition_list_destroy(l);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -220,6 +224,33 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
     if (st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
         st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: unassign: %s", what, rd_kafka_err2name(e));
     return st;
+}
+
+size_t mm2_record_cost(const struct mm2_record *r)
+{
+    size_t c = 2 * sizeof(*r) + MM2_RECORD_ALLOC_COST * 2 + r->key_len + r->value_len;
+
+    if (r->nheaders > 0)
+        c += MM2_RECORD_ALLOC_COST;
+    for (size_t i = 0; i < r->nheaders; i++)
+        c += sizeof(r->headers[i]) + MM2_RECORD_ALLOC_COST * 2 + strlen(r->headers[i].name) + 1 +
+             r->headers[i].len;
+    return c;
+}
+
+size_t mm2_record_list_cost(const struct mm2_record_list *l)
+{
+    size_t c = 0;
+
+    for (size_t i = 0; l != NULL && i < l->n; i++)
+        c += mm2_record_cost(&l->v[i]);
+    return c;
+}
+
+void mm2k_record_pop(struct mm2_record_list *l)
+{
+    if (l->n > 0)
+        record_free(&l->v[--l->n]);
 }
 
 void mm2_record_list_free(struct mm2_record_list *l)

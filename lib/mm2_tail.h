@@ -1,9 +1,19 @@
 /*
  * mm2_tail: the boundary evidence of many partitions, read and classified (mm2_boundary.h): for
  * each, the target's last committed records (the tail) and the source records around the
- * group's committed offset C (the window), read with mm2_kafka_read_many a chunk of partitions
- * at a time, so the requests grow with the bytes read and the memory with the chunk, never with
- * the number of partitions.
+ * group's committed offset C (the window), read with mm2_kafka_read_many over all partitions at
+ * once, so the requests grow with the bytes read, never with the number of partitions.
+ *
+ * The target's tails and the source's windows are read side by side (a thread for the target's
+ * client), each pass a single read of every partition due. Memory: the records held at once
+ * stay within prm->memory (mm2_record_cost), half for the tails, half for the windows; a
+ * partition is classified as soon as both are read, and its records freed. A read the cap ends
+ * defers the partitions it had not finished to a later round (read again from their start:
+ * nothing is cut for it), so a typical run is one round of three reads (tails, the short tails
+ * further back, windows), and a run whose records do not fit takes more rounds, never more
+ * memory. A round that ends nothing is followed by one that drops what the others hold and
+ * reads one partition alone within the whole cap: a partition whose records alone pass it is
+ * UNREAD, never guessed.
  *
  * The tail is read in at most two passes: the last 2K offsets below the target's last stable
  * offset (K records, and room for transaction markers), then, for a partition that gave fewer
@@ -43,15 +53,20 @@ struct mm2_tail_params {
     size_t k;      /* tail records to compare (1 to MM2_BND_TAIL_MAX) */
     size_t slack;  /* source records read beyond the tail on each side of C */
     size_t budget; /* key and value bytes read at most per partition and read */
-    size_t chunk;  /* partitions read together */
+    size_t memory; /* what the records held at once may take (mm2_record_cost), >= 2 budgets */
     struct mm2_bnd_opts opts;
 };
 
 struct mm2_tail_stats {
     long requests; /* sent by both clients during the reads */
     long ms;
-    size_t records; /* read, tails and windows */
-    size_t cut;     /* reads the byte budget ended */
+    size_t records;  /* read, tails and windows */
+    size_t cut;      /* reads the byte budget ended */
+    size_t rounds;   /* rounds of reads (1 when everything fits in the memory cap) */
+    size_t reads;    /* mm2_kafka_read_many calls */
+    size_t deferred; /* ranges the memory cap sent to a later round */
+    long tail_ms;    /* the target's reads (side by side with the source's) */
+    long window_ms;  /* the source's reads */
 };
 
 enum mm2_status mm2_tail_classify(struct mm2_kafka *source, struct mm2_kafka *target,

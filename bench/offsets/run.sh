@@ -10,7 +10,9 @@
 #   part is printed as a multiple of it. Each mm2-offsets command's peak RSS is measured in its
 #   container (the host's /usr/bin/time, mounted read-only) against the Job's memory limit.
 #   bench/offsets/run.sh [TOPICS [PARTITIONS [RECORDS_PER_PARTITION]]]
-# BENCH_ONE=0 leaves out the run on one topic (the request counts' comparison), to save time.
+# BENCH_ONE=0 leaves out the run on one topic (the request counts' comparison), to save time;
+# BENCH_NOTAIL=0 leaves out the two exports of all partitions without the boundary read (one right
+# before the run on all partitions, one right after).
 # Needs the image (make image). Leaves nothing behind unless MM2KIT_KEEP_BED is set.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -135,8 +137,24 @@ if [ "${BENCH_ONE:-1}" = 1 ]; then
 else
   for s in export plan apply verify; do R[one.$s]="- - -"; done
 fi
+# export without the boundary read ([flink] tail.records = 0) on the same bed in the same run,
+# right before and right after the run on all partitions: what issue 16 measures the read
+# against (export with it at most 1.5x export without it).
+notail() { # LABEL
+  oj export -v --config notail.ini --out notail-export.json --stable-wait 1 >/dev/null || { cat "$w/last.err" >&2; exit 1; }
+  cp "$w/last.err" "$w/notail-$1-export.err"
+  R[notail.$1]=$(figures)
+  read -r kib _ _ < <(tail -n 1 "$w/last.rss")
+  RSS[notail.$1]=$((kib / 1024))
+}
+if [ "${BENCH_NOTAIL:-1}" = 1 ]; then
+  sed 's/^\[flink\]$/[flink]\ntail.records = 0/' "$w/all.ini" >"$w/notail.ini"
+  chmod 0644 "$w/notail.ini"
+  notail before
+fi
 tm=$(now_ms)
 run_set all
+[ "${BENCH_NOTAIL:-1}" != 1 ] || notail after
 log "mm2-offsets on $total partitions took $(($(now_ms) - tm)) ms of wall time in all (containers' starts included)"
 
 log "baseline: kafka-consumer-groups.sh --describe, a script, curl"
@@ -209,7 +227,16 @@ echo
 echo "export's boundary read (each target's last records and the source around C, in export above):"
 echo "  $parts partitions: ${tail_one[0]} ms, ${tail_one[1]} Kafka requests, ${tail_one[2]} records;" \
   "$total partitions: ${tail_all[0]} ms, ${tail_all[1]} Kafka requests, ${tail_all[2]} records"
-echo "  export with it / export without it ($total partitions): $(awk -v a="${exp_all[0]}" -v b="${tail_all[0]}" 'BEGIN { printf "%.2f", (a - b > 0) ? a / (a - b) : 0 }')"
+echo "  export with it / export less its time ($total partitions): $(awk -v a="${exp_all[0]}" -v b="${tail_all[0]}" 'BEGIN { printf "%.2f", (a - b > 0) ? a / (a - b) : 0 }')"
+if [ -n "${R[notail.before]:-}" ]; then
+  read -r -a nb <<<"${R[notail.before]}"
+  read -r -a na <<<"${R[notail.after]}"
+  echo "  export without it ([flink] tail.records = 0), run right before and right after: ${nb[0]} and ${na[0]} ms," \
+    "${nb[1]} and ${na[1]} Kafka requests, ${RSS[notail.before]} and ${RSS[notail.after]} MiB peak"
+  echo "  with it: ${exp_all[0]} ms, ${exp_all[1]} Kafka requests, ${RSS[all.export]} MiB peak:" \
+    "$(awk -v a="${exp_all[0]}" -v b="${nb[0]}" -v c="${na[0]}" 'BEGIN { m = (b + c) / 2; printf "%.2f", (m > 0) ? a / m : 0 }')x" \
+    "their mean (issue 16: at most 1.5x)"
+fi
 echo
 echo "mm2-offsets, machine part (export's reads, plan, apply, verify): $tot_one ms for $parts partitions, $tot_all ms for $total"
 echo "usual way, $total partitions: kafka-consumer-groups.sh --describe $((t1 - t0)) ms (JVM included), script $((t2 - t1)) ms,"

@@ -83,8 +83,10 @@ static void test_read_many_reads_every_range_in_one_pass(void **state)
     /* Each partition's last 3 records, or all of a shorter one; partition 0 is empty. */
     for (int p = 0; p < PARTS; p++)
         r[p] = (struct mm2_read_range){"t", p, 2 * p > 3 ? 2 * p - 3 : 0, 2 * p};
+    struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
+
     mm2_deadline_start(&dl, 20000);
-    assert_int_equal(mm2_kafka_read_many(f->k, r, PARTS, false, 1 << 20, &dl, out, cut, &err),
+    assert_int_equal(mm2_kafka_read_many(f->k, r, PARTS, false, &caps, &dl, out, cut, NULL, &err),
                      MM2_OK);
     for (int p = 0; p < PARTS; p++) {
         assert_values(&out[p], p, r[p].from, r[p].until);
@@ -102,9 +104,12 @@ static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **s
     struct mm2_deadline dl;
     struct mm2_error err = {0};
 
+    struct mm2_read_caps caps = {40, SIZE_MAX};
+
     mm2_deadline_start(&dl, 20000);
     /* "v30-0" to "v30-9" are 5 bytes each: a budget of 40 bytes holds exactly the first 8. */
-    assert_int_equal(mm2_kafka_read_many(f->k, r, 3, true, 40, &dl, out, cut, &err), MM2_OK);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 3, true, &caps, &dl, out, cut, NULL, &err),
+                     MM2_OK);
     assert_values(&out[0], 2, 1, 4); /* until beyond the end: read up to the end, not waited */
     assert_false(cut[0]);
     assert_values(&out[1], 30, 0, 8);
@@ -112,6 +117,108 @@ static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **s
     assert_values(&out[2], 3, 2, 2);
     for (int i = 0; i < 3; i++)
         mm2_record_list_free(&out[i]);
+}
+
+static void test_read_many_defers_what_passes_the_memory_cap(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[PARTS];
+    struct mm2_record_list out[PARTS];
+    bool cut[PARTS], deferred[PARTS];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    /* Room for about 40 records of the 1,560 asked: most ranges are deferred. */
+    struct mm2_read_caps caps = {1 << 20, 40 * 200};
+    size_t held = 0, read = 0, later = 0;
+
+    for (int p = 0; p < PARTS; p++)
+        r[p] = (struct mm2_read_range){"t", p, 0, 2 * p};
+    mm2_deadline_start(&dl, 20000);
+    assert_int_equal(
+        mm2_kafka_read_many(f->k, r, PARTS, false, &caps, &dl, out, cut, deferred, &err), MM2_OK);
+    for (int p = 0; p < PARTS; p++) {
+        assert_false(cut[p]);
+        if (deferred[p]) {
+            /* Nothing kept of a deferred range: it is read again from its start. */
+            assert_int_equal(out[p].n, 0);
+            assert_null(out[p].v);
+            later++;
+        } else {
+            assert_values(&out[p], p, 0, 2 * p);
+            held += mm2_record_list_cost(&out[p]);
+            read += p > 0;
+        }
+        mm2_record_list_free(&out[p]);
+    }
+    assert_true(held <= caps.memory);
+    assert_true(read >= 1);
+    assert_true(later >= PARTS / 2);
+    /* The deferred ranges read again, without a cap, in a later read of the same client. */
+    {
+        struct mm2_read_range again[PARTS];
+        size_t m = 0;
+        struct mm2_read_caps all = {1 << 20, SIZE_MAX};
+        for (int p = 0; p < PARTS; p++)
+            if (deferred[p])
+                again[m++] = r[p];
+        assert_int_equal(
+            mm2_kafka_read_many(f->k, again, m, false, &all, &dl, out, cut, NULL, &err), MM2_OK);
+        for (size_t j = 0; j < m; j++) {
+            assert_values(&out[j], again[j].partition, 0, again[j].until);
+            mm2_record_list_free(&out[j]);
+        }
+    }
+}
+
+/* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
+ * the next read of the same client that assigns one lifts its pause, a single read included. */
+static void test_a_later_read_lifts_the_pause(void **state)
+{
+    struct fixture *f = *state;
+    /* 20 ends before its partition's end (40 records): paused once the queue is idle, which it
+     * is while 1 waits for its end (an until past the end ends at the partition's end). */
+    struct mm2_read_range r[] = {{"t", 20, 0, 5}, {"t", 1, 0, 1000}};
+    struct mm2_record_list out[2], one;
+    bool cut[2];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
+    long t0;
+
+    mm2_deadline_start(&dl, 20000);
+    for (int pass = 0; pass < 2; pass++) {
+        assert_int_equal(mm2_kafka_read_many(f->k, r, 2, false, &caps, &dl, out, cut, NULL, &err),
+                         MM2_OK);
+        assert_values(&out[0], 20, 0, 5);
+        assert_values(&out[1], 1, 0, 2);
+        mm2_record_list_free(&out[0]);
+        mm2_record_list_free(&out[1]);
+    }
+    t0 = mm2_now_ms();
+    assert_int_equal(mm2_kafka_read(f->k, "t", 20, 5, 9, 100, false, &dl, &one, &err), MM2_OK);
+    assert_values(&one, 20, 5, 9);
+    mm2_record_list_free(&one);
+    assert_true(mm2_now_ms() - t0 < 5000); /* not the deadline of a paused partition */
+}
+
+static void test_record_cost_counts_slots_and_allocations(void **state)
+{
+    unsigned char k[2] = "k", v[5] = "valu";
+    char name[] = "h";
+    struct mm2_header h = {name, v, 3};
+    struct mm2_record r = {0, 0, 0, k, 1, v, 4, NULL, 0};
+    struct mm2_record_list l = {&r, 1};
+    size_t bare;
+
+    (void)state;
+    bare = mm2_record_cost(&r);
+    assert_int_equal(bare, 2 * sizeof(r) + 2 * MM2_RECORD_ALLOC_COST + 5);
+    r.headers = &h;
+    r.nheaders = 1;
+    assert_int_equal(mm2_record_cost(&r),
+                     bare + MM2_RECORD_ALLOC_COST + sizeof(h) + 2 * MM2_RECORD_ALLOC_COST + 2 + 3);
+    assert_int_equal(mm2_record_list_cost(&l), mm2_record_cost(&r));
+    assert_int_equal(mm2_record_list_cost(NULL), 0);
 }
 
 /* librdkafka's mock cluster has no DescribeConfigs: the request is built and queued, and no
@@ -141,11 +248,26 @@ static void test_read_many_refuses_bad_arguments(void **state)
     struct mm2_deadline dl;
     struct mm2_error err = {0};
 
+    struct mm2_read_caps caps = {100, SIZE_MAX}, no_budget = {0, SIZE_MAX}, no_memory = {100, 0};
+    struct mm2_read_caps capped = {100, 1000};
+    bool deferred[2];
+
     mm2_deadline_start(&dl, 5000);
-    assert_int_equal(mm2_kafka_read_many(f->k, r, 2, false, 100, &dl, out, cut, &err), MM2_USAGE);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 2, false, &caps, &dl, out, cut, NULL, &err),
+                     MM2_USAGE);
     assert_string_equal(err.msg, "[source] t[1] is listed twice");
-    assert_int_equal(mm2_kafka_read_many(f->k, neg, 1, false, 100, &dl, out, cut, &err), MM2_USAGE);
-    assert_int_equal(mm2_kafka_read_many(f->k, r, 1, false, 0, &dl, out, cut, &err), MM2_USAGE);
+    assert_int_equal(mm2_kafka_read_many(f->k, neg, 1, false, &caps, &dl, out, cut, NULL, &err),
+                     MM2_USAGE);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 1, false, &no_budget, &dl, out, cut, NULL, &err),
+                     MM2_USAGE);
+    assert_int_equal(
+        mm2_kafka_read_many(f->k, r, 1, false, &no_memory, &dl, out, cut, deferred, &err),
+        MM2_USAGE);
+    /* A memory cap needs the flags that say which ranges it deferred. */
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 1, false, &capped, &dl, out, cut, NULL, &err),
+                     MM2_USAGE);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, 1, false, NULL, &dl, out, cut, NULL, &err),
+                     MM2_USAGE);
 }
 
 int main(void)
@@ -153,6 +275,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_many_reads_every_range_in_one_pass),
         cmocka_unit_test(test_read_many_stops_at_the_partition_end_and_at_the_budget),
+        cmocka_unit_test(test_read_many_defers_what_passes_the_memory_cap),
+        cmocka_unit_test(test_a_later_read_lifts_the_pause),
+        cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
         cmocka_unit_test(test_compacted_request_is_sent_and_waited_for),
     };

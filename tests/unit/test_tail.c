@@ -85,7 +85,7 @@ static void test_tail_classifies_each_copy(void **state)
 {
     struct fixture *f = *state;
     struct mm2_tail_part p[PARTS];
-    struct mm2_tail_params prm = {8, 8, 1 << 20, 2, {false, false}};
+    struct mm2_tail_params prm = {8, 8, 1 << 20, 64 << 20, {false, false}};
     struct mm2_bnd_result r[PARTS];
     struct mm2_tail_stats stats;
     struct mm2_deadline dl;
@@ -121,7 +121,7 @@ static void test_tail_budget_ends_a_read_and_says_so(void **state)
     struct fixture *f = *state;
     struct mm2_tail_part p[PARTS];
     /* "k0" + "s0-12" is 7 bytes: 20 bytes hold 2 records of a tail. */
-    struct mm2_tail_params prm = {8, 8, 20, 8, {false, false}};
+    struct mm2_tail_params prm = {8, 8, 20, 1 << 20, {false, false}};
     struct mm2_bnd_result r[PARTS];
     struct mm2_tail_stats stats;
     struct mm2_deadline dl;
@@ -144,11 +144,105 @@ static void test_tail_budget_ends_a_read_and_says_so(void **state)
     assert_int_equal(r[3].cls, MM2_BND_UNREAD);
 }
 
+static void classify(struct fixture *f, const struct mm2_tail_params *prm, struct mm2_bnd_result *r,
+                     struct mm2_tail_stats *stats)
+{
+    struct mm2_tail_part p[PARTS];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    parts(p);
+    mm2_deadline_start(&dl, 30000);
+    assert_int_equal(mm2_tail_classify(f->src, f->tgt, p, PARTS, prm, &dl, r, stats, &err), MM2_OK);
+}
+
+/* A typical run: one round, the tails, then the windows: a read per client, whatever the number
+ * of partitions (this fixture's tails are all read in one pass: none is short with log below). */
+static void test_tail_reads_everything_in_one_round(void **state)
+{
+    struct mm2_tail_params prm = {8, 8, 1 << 20, 64 << 20, {false, false}};
+    struct mm2_bnd_result r[PARTS];
+    struct mm2_tail_stats stats;
+
+    classify(*state, &prm, r, &stats);
+    assert_int_equal(stats.rounds, 1);
+    assert_int_equal(stats.reads, 2);
+    assert_int_equal(stats.deferred, 0);
+}
+
+/* A memory cap that holds about two partitions' records: the read takes several rounds, each
+ * deferring what did not fit, and classifies exactly as one round does. */
+static void test_tail_memory_cap_takes_rounds_not_memory(void **state)
+{
+    struct mm2_tail_params one = {8, 8, 1 << 20, 64 << 20, {false, false}};
+    struct mm2_tail_params tight = {8, 8, 2048, 16 * 1024, {false, false}};
+    struct mm2_bnd_result want[PARTS], r[PARTS];
+    struct mm2_tail_stats stats;
+
+    classify(*state, &one, want, &stats);
+    classify(*state, &tight, r, &stats);
+    assert_true(stats.rounds > 2);
+    assert_true(stats.deferred > 0);
+    assert_int_equal(stats.cut, 0);
+    for (int i = 0; i < PARTS; i++) {
+        assert_int_equal(r[i].cls, want[i].cls);
+        assert_int_equal(r[i].k, want[i].k);
+        assert_int_equal(r[i].src_first, want[i].src_first);
+        assert_int_equal(r[i].src_last, want[i].src_last);
+        assert_int_equal(r[i].resume_at, want[i].resume_at);
+    }
+    /* The records read once each: a deferred range's records are dropped and read again. */
+    assert_true(stats.records >= (16 + 16 + 16 + 12) + (24 + 24 + 24 + 18 + 20));
+}
+
+/* A partition whose tail or window alone passes the cap is unread, never guessed; the read goes
+ * on with the others and ends. */
+static void test_tail_partition_larger_than_the_cap_is_unread(void **state)
+{
+    /* About 215 bytes a record: 2 KiB hold 9 records, less than any tail or window here. */
+    struct mm2_tail_params prm = {8, 8, 1024, 2048, {false, false}};
+    struct mm2_bnd_result r[PARTS];
+    struct mm2_tail_stats stats;
+
+    classify(*state, &prm, r, &stats);
+    for (int i = 0; i < PARTS; i++) {
+        assert_int_equal(r[i].cls, MM2_BND_UNREAD);
+        assert_int_equal(r[i].resume_at, -1);
+        assert_non_null(strstr(r[i].why, "memory cap"));
+    }
+    assert_true(stats.deferred >= PARTS);
+}
+
+static void test_tail_refuses_a_cap_below_two_budgets(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_tail_part p[PARTS];
+    struct mm2_tail_params prm = {8, 8, 1024, 2047, {false, false}};
+    struct mm2_bnd_result r[PARTS];
+    struct mm2_tail_stats stats;
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    parts(p);
+    mm2_deadline_start(&dl, 30000);
+    assert_int_equal(mm2_tail_classify(f->src, f->tgt, p, PARTS, &prm, &dl, r, &stats, &err),
+                     MM2_USAGE);
+    assert_non_null(strstr(err.msg, "memory cap"));
+    prm.memory = 2048;
+    prm.k = 0;
+    assert_int_equal(mm2_tail_classify(f->src, f->tgt, p, PARTS, &prm, &dl, r, &stats, &err),
+                     MM2_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tail_classifies_each_copy),
         cmocka_unit_test(test_tail_budget_ends_a_read_and_says_so),
+        cmocka_unit_test(test_tail_reads_everything_in_one_round),
+        cmocka_unit_test(test_tail_memory_cap_takes_rounds_not_memory),
+        cmocka_unit_test(test_tail_partition_larger_than_the_cap_is_unread),
+        cmocka_unit_test(test_tail_refuses_a_cap_below_two_budgets),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
