@@ -169,8 +169,10 @@ stops_from_watch() {
   local p line
   for p in "${!TERM_SEEN[@]}"; do
     [ -z "${STOP_SEEN[$p]:-}" ] || continue
-    # The first report of its end: the API later moves deletionTimestamp to the removal.
-    line=$(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p and .status.containerStatuses[0].state.terminated)] | first
+    # The first report of its end: the API later moves deletionTimestamp to the removal. Only
+    # reports with a deletionTimestamp: a pod hard-killed earlier reported a terminated state
+    # (exit 137) before the kubelet restarted it, with no deletion yet.
+    line=$(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p and .metadata.deletionTimestamp and .status.containerStatuses[0].state.terminated)] | first
       | select(.) | [.status.containerStatuses[0].state.terminated.finishedAt, .status.containerStatuses[0].state.terminated.exitCode,
         .metadata.deletionTimestamp, .metadata.deletionGracePeriodSeconds] | map(tostring) | @tsv' "$KW/pods-watch.json" 2>/dev/null) || continue
     [ -n "$line" ] || continue
