@@ -212,6 +212,32 @@ struct pass {
     long ms;
 };
 
+/* Reads the m ranges in c->rr for the pass, counted: c->got, c->cut and c->deferred answer. */
+static void pass_read(struct pass *x, struct scratch *c, size_t m)
+{
+    struct mm2_read_caps caps = {x->prm->budget, x->memory};
+
+    x->stats.reads++;
+    x->st = mm2_kafka_read_many(x->k, c->rr, m, true, &caps, x->dl, c->got, c->cut, c->deferred,
+                                &x->err);
+}
+
+/* Counts range j of the pass's read; true when it ended (read to its end or cut), so that its
+ * records are the caller's to keep. Nothing ends after a failed read or when keep is false. */
+static bool pass_ended(struct pass *x, const struct scratch *c, size_t j, bool keep)
+{
+    x->stats.records += c->got[j].n;
+    if (x->st != MM2_OK || !keep)
+        return false;
+    if (c->deferred[j]) {
+        x->deferred++;
+        return false;
+    }
+    x->ended++;
+    x->stats.cut += c->cut[j];
+    return true;
+}
+
 /* One read of the tails due (the second passes only when second_only). */
 static void tail_read(struct pass *x)
 {
@@ -219,7 +245,6 @@ static void tail_read(struct pass *x)
     struct state *s = x->s;
     struct scratch *c = &s->sc[0];
     int64_t span = (int64_t)x->prm->k * 2;
-    struct mm2_read_caps caps = {x->prm->budget, x->memory};
     size_t m = 0;
     bool oom = false;
     long t0 = mm2_now_ms();
@@ -241,17 +266,10 @@ static void tail_read(struct pass *x)
     }
     if (m == 0)
         return;
-    x->stats.reads++;
-    x->st = mm2_kafka_read_many(x->k, c->rr, m, true, &caps, x->dl, c->got, c->cut, c->deferred,
-                                &x->err);
+    pass_read(x, c, m);
     for (size_t j = 0; j < m; j++) {
         size_t i = c->idx[j];
-        x->stats.records += c->got[j].n;
-        if (x->st == MM2_OK && !oom && c->deferred[j]) {
-            x->deferred++;
-        } else if (x->st == MM2_OK && !oom) {
-            x->ended++;
-            x->stats.cut += c->cut[j];
+        if (pass_ended(x, c, j, !oom)) {
             s->tail_cut[i] = s->tail_cut[i] || c->cut[j];
             s->held_t += mm2_record_list_cost(&c->got[j]);
             oom = !prepend(&s->tail[i], &c->got[j]);
@@ -292,7 +310,6 @@ static void *window_pass(void *arg)
     const struct mm2_tail_part *p = x->p;
     struct state *s = x->s;
     struct scratch *c = &s->sc[1];
-    struct mm2_read_caps caps = {x->prm->budget, x->memory};
     size_t m = 0;
     long t0 = mm2_now_ms();
 
@@ -314,17 +331,10 @@ static void *window_pass(void *arg)
     }
     if (m == 0)
         return NULL;
-    x->stats.reads++;
-    x->st = mm2_kafka_read_many(x->k, c->rr, m, true, &caps, x->dl, c->got, c->cut, c->deferred,
-                                &x->err);
+    pass_read(x, c, m);
     for (size_t j = 0; j < m; j++) {
         size_t i = c->idx[j];
-        x->stats.records += c->got[j].n;
-        if (x->st == MM2_OK && c->deferred[j]) {
-            x->deferred++;
-        } else if (x->st == MM2_OK) {
-            x->ended++;
-            x->stats.cut += c->cut[j];
+        if (pass_ended(x, c, j, true)) {
             s->win_cut[i] = c->cut[j];
             s->win_read[i] = true;
             s->held_w += mm2_record_list_cost(&c->got[j]);
