@@ -74,19 +74,15 @@ static void pause_flush(struct many *m)
     m->pause = NULL;
 }
 
-/* Marks range i done; with pause, queues its pause: librdkafka fetches nothing more for it once
- * the batch is sent. The pause is only an optimisation (records fetched meanwhile are dropped),
- * worth it only for a partition with records beyond the range: one at its end gets nothing but
- * an empty fetch, and the pauses and the resumes after them took librdkafka about 60 ms per
- * 1,000 partitions. */
-static void finish(struct many *m, size_t i, bool pause)
+/* Marks range i done and queues its pause: librdkafka fetches nothing more for it once the batch
+ * is sent. The pause is only an optimisation (records fetched meanwhile are dropped); leaving
+ * out the pauses of ranges at their partition's end measured slower (bench/README.md). */
+static void finish(struct many *m, size_t i)
 {
     if (m->done[i])
         return;
     m->done[i] = true;
     m->left--;
-    if (!pause)
-        return;
     if (m->pause == NULL)
         m->pause = rd_kafka_topic_partition_list_new(PAUSE_BATCH);
     if (m->pause == NULL)
@@ -105,7 +101,7 @@ static void defer(struct many *m, size_t i)
     mm2_record_list_free(&m->out[i]);
     m->cap[i] = 0;
     m->deferred[i] = true;
-    finish(m, i, true);
+    finish(m, i);
 }
 
 /* Takes one message: a record of a range, the end of a partition, or an error. */
@@ -117,7 +113,7 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
     if (i == m->n || m->done[i])
         return MM2_OK; /* fetched before the pause took effect */
     if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        finish(m, i, true);
+        finish(m, i);
         return MM2_OK;
     }
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -138,14 +134,14 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
         return MM2_OK;
     }
     if (msg->offset >= m->r[i].until) {
-        finish(m, i, true);
+        finish(m, i);
         return MM2_OK;
     }
     if (msg->offset < m->r[i].from)
         return MM2_OK;
     if (m->bytes[i] + record_bytes(msg) > m->budget) {
         m->cut[i] = true; /* the budget ends it: the caller says so, never guesses */
-        finish(m, i, true);
+        finish(m, i);
         return MM2_OK;
     }
     if (!mm2k_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
@@ -159,7 +155,7 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
     m->held += cost;
     m->bytes[i] += record_bytes(msg);
     if (msg->offset + 1 >= m->r[i].until)
-        finish(m, i, true);
+        finish(m, i);
     return MM2_OK;
 }
 
