@@ -101,11 +101,12 @@ deployment_done() {
 # the API says of each worker pod: created (start), Ready (ready), deleted (sigterm, at
 # deletionTimestamp - grace), its container's end (stopped), a container restart.
 follow() {
-  local phase=$1 end=$((SECONDS + $2)) pods p st ready del grace fin code rc started ip leader parts
+  local phase=$1 end=$((SECONDS + $2)) pods pods_ok names p st ready del grace fin code rc started ip
   [ ${#ACTIVE[@]} -eq 0 ] || LEADER=$(leader_index)
   while :; do
     parts_snapshot
-    pods=$(kc get pods -l app.kubernetes.io/component=worker -o json) || pods='{"items":[]}'
+    pods_ok=1
+    pods=$(kc get pods -l app.kubernetes.io/component=worker -o json) || { pods='{"items":[]}' pods_ok=0; }
     while IFS=$'\t' read -r p st ready del grace fin code rc started ip; do
       [ -n "$p" ] || continue
       [ "$ip" = null ] || [ -n "${PIP[$p]:-}" ] || PIP[$p]=$ip
@@ -124,22 +125,8 @@ follow() {
         event_at "$(ms "$ready")" ready worker="$p"
       fi
       if [ "$del" != null ] && [ -z "${TERM_SEEN[$p]:-}" ]; then
-        TERM_SEEN[$p]=1
-        forget "$p"
-        leader=$LEADER
-        parts=${PARTS[$p]:-[]}
-        if [ "$grace" = 0 ]; then # seen only once the kubelet was done: the watch saw the request
-          local d0=$del
-          read -r del grace < <(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p
-            and (.metadata.deletionGracePeriodSeconds // 0) > 0)] | first | select(.)
-            | "\(.metadata.deletionTimestamp) \(.metadata.deletionGracePeriodSeconds)"' "$KW/pods-watch.json") || true
-          if [ -z "$del" ] || [ -z "$grace" ]; then del=$d0 grace=0; fi
-        fi
-        event_at "$(($(ms "$del") - grace * 1000))" sigterm worker="$p" phase="$phase" \
-          leader="$([ "$leader" = "$p" ] && echo true || echo false)" leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
-        log "  SIGTERM $p ($([ "$leader" = "$p" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
+        term_seen "$p" "$phase" "$del" "$grace"
         save_pod_log "$p"
-        [ "$leader" != "$p" ] || LEADER=
       fi
       # (Once the kubelet is done the API moves deletionTimestamp to the removal, grace 0:
       # then stops_from_watch reads the first report of the end instead.)
@@ -156,12 +143,44 @@ follow() {
         (.status.containerStatuses[0].restartCount // null),
         (.status.containerStatuses[0].state.running.startedAt // null),
         (.status.podIP // null)] | map(tostring) | @tsv' <<<"$pods")
+    # A pod removed between two polls (its worker stops in about 2 s; a poll that reads logs
+    # can take longer) was never seen with its deletionTimestamp: the watch has it.
+    if [ "$pods_ok" = 1 ]; then
+      names=$(jq -r '.items[].metadata.name' <<<"$pods")
+      for p in "${ACTIVE[@]}"; do
+        grep -qxF -- "$p" <<<"$names" || term_seen "$p" "$phase" null 0
+      done
+    fi
     [ -n "$LEADER" ] || [ ${#ACTIVE[@]} -eq 0 ] || LEADER=$(leader_index)
     deployment_done && break
     [ $SECONDS -lt $end ] || die "$phase: the Deployment was not complete within $2 s: $(kc get pods -o wide 2>&1 | tr '\n' ';')"
     sleep 1
   done
   stops_from_watch
+}
+
+# term_seen POD PHASE DELETION GRACE: POD deleted (sigterm at deletionTimestamp - grace), no
+# longer live.  DELETION null: the pod was already removed when follow looked.  A grace of 0
+# is what the API says once the kubelet is done: the watch's first report of the deletion
+# holds the request's time and grace.
+term_seen() {
+  local p=$1 phase=$2 del=$3 grace=$4 d0=$3 leader=$LEADER parts=${PARTS[$1]:-[]}
+  TERM_SEEN[$p]=1
+  forget "$p"
+  if [ "$grace" = 0 ]; then
+    read -r del grace < <(jq -sr --arg p "$p" '[.[] | .object | select(.metadata.name == $p
+      and (.metadata.deletionGracePeriodSeconds // 0) > 0)] | first | select(.)
+      | "\(.metadata.deletionTimestamp) \(.metadata.deletionGracePeriodSeconds)"' "$KW/pods-watch.json") || true
+    if [ -z "$del" ] || [ -z "$grace" ]; then del=$d0 grace=0; fi
+  fi
+  if [ "$del" = null ]; then
+    log "  $p was removed unseen and the watch holds no deletion of it"
+    del=$(date -u +%FT%TZ)
+  fi
+  event_at "$(($(ms "$del") - grace * 1000))" sigterm worker="$p" phase="$phase" \
+    leader="$([ "$leader" = "$p" ] && echo true || echo false)" leader_delay_ms="$(delay_of "$leader")" partitions="$parts"
+  log "  SIGTERM $p ($([ "$leader" = "$p" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
+  [ "$leader" != "$p" ] || LEADER=
 }
 
 # stops_from_watch: a deleted pod's end as the watch saw it, when follow's polls missed it.
