@@ -86,6 +86,10 @@ leader_index() {
   worker_index_of "${url%%:*}"
 }
 
+# leader_known [WORKER]: the worker has logged an assignment naming a leader (a worker logs its
+# client id as it starts, seconds before its first join of the group).
+leader_known() { [ -n "$(leader_index "$@")" ]; }
+
 # connector_running NAME [WORKER]: the connector and all its tasks RUNNING.
 connector_running() {
   local body

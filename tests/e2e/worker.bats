@@ -39,8 +39,8 @@ CONN=wk
 @test "a create and a stop sent to a worker that is not the leader are forwarded and succeed" {
   run -0 "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$TOPIC:6"
   run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$TOPIC:6"
+  wait_for 90 leader_known || fail "no leader found in the workers' logs within 90 s"
   leader=$(leader_index)
-  [ -n "$leader" ] || fail "no leader found in the workers' logs"
   other=$(( leader % 3 + 1 ))
   third=$(( other % 3 + 1 ))
   run -0 rest POST "$other" /connectors "$(mirror_connector_json "$CONN" 'wk\\.events')"
