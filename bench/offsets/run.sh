@@ -13,6 +13,11 @@
 # BENCH_ONE=0 leaves out the run on one topic (the request counts' comparison), to save time;
 # BENCH_NOTAIL=0 leaves out the two exports of all partitions without the boundary read (one right
 # before the run on all partitions, one right after).
+# BENCH_BASE_IMAGE=IMAGE2 also runs export with the boundary read from IMAGE2 (the baseline, e.g.
+# an image of main) on the same bed: once right before the run on all partitions and once after
+# it, each followed by one more export from IMAGE, so that both are measured twice, interleaved;
+# then once more each within the Job's CPU limit (podman --cpus, from k8s/base/job-offsets.yaml):
+# the other runs have no CPU limit, so the 2 cores hide CPU time the Job would wait for.
 # Needs the image (make image). Leaves nothing behind unless MM2KIT_KEEP_BED is set.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -94,22 +99,45 @@ chmod 0644 "$w"/*
 [ -x /usr/bin/time ] || { log "error: /usr/bin/time not found (apt-get install time)"; exit 3; }
 # The Job's memory limit, from the manifest.
 job_limit=$(sed -nE '/limits:/,/memory:/s/^ *memory: *([0-9]+)Mi$/\1/p' "$root/k8s/base/job-offsets.yaml" | head -1)
+job_cpus=$(sed -nE '/limits:/,/memory:/s/^ *cpu: *"?([0-9.]+)"?$/\1/p' "$root/k8s/base/job-offsets.yaml" | head -1)
 oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/last.err, peak RSS
-  # (KiB) and CPU time (user and system, s) to $w/last.rss
+  # (KiB), CPU time (user and system, s) and the process's wall time from exec to exit (s, its
+  # clients' teardown included) to $w/last.rss
   rm -f "$w/last.rss"
   timeout 600 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=256m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
-    --memory 512m -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
+    --memory 512m ${OJ_CPUS:+--cpus "$OJ_CPUS"} -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    --entrypoint /bench-time "$IMAGE" -f '%M %U %S' -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
+    --entrypoint /bench-time "${OJ_IMAGE:-$IMAGE}" -f '%M %U %S %e' -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.
 figures() {
   sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests?, ([0-9]+) REST requests?/\1 \2 \3 \4/p' "$w/last.err" |
     awk '{ print $1 - $2, $3, $4 }'
 }
-declare -A R RSS CPU
+tail_figures() {
+  sed -nE 's/.*boundary: .* \(([0-9]+) records, ([0-9]+) requests, ([0-9]+) ms\)$/\3 \2 \1/p' "$w/last.err"
+}
+declare -A R RSS CPU EL
+# export of all partitions with the boundary read, alone: LABEL [IMAGE [CPUS]] (the baseline's
+# image, or this run's; a CPU limit)
+export_only() {
+  if ! OJ_IMAGE=${2:-} OJ_CPUS=${3:-} oj export -v --config all.ini --out "x-$1-export.json" --stable-wait 1 >/dev/null; then
+    cat "$w/last.err" >&2
+    [ -n "${3:-}" ] || exit 1
+    log "export $1 within --cpus $3 failed: left out"
+    R[x.$1]="- - -" R[x.$1.tail]="- - -" RSS[x.$1]=- CPU[x.$1]=- EL[x.$1]=-
+    return 0
+  fi
+  cp "$w/last.err" "$w/x-$1-export.err"
+  R[x.$1]=$(figures)
+  R[x.$1.tail]=$(tail_figures)
+  read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
+  RSS[x.$1]=$((kib / 1024))
+  CPU[x.$1]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+  EL[x.$1]=$(awk -v e="$el" 'BEGIN { printf "%d", e * 1000 }')
+}
 run_set() { # SET: all or one
   local s=$1 step
   for step in export plan apply verify; do
@@ -121,13 +149,14 @@ run_set() { # SET: all or one
     esac || { cat "$w/last.err" >&2; exit 1; }
     cp "$w/last.err" "$w/$s-$step.err"
     R[$s.$step]=$(figures)
-    read -r kib usr sys < <(tail -n 1 "$w/last.rss")
+    read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
     RSS[$s.$step]=$((kib / 1024))
     CPU[$s.$step]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+    EL[$s.$step]=$(awk -v e="$el" 'BEGIN { printf "%d", e * 1000 }')
     # export's boundary read (the targets' tails and the sources around C), from its own line:
     # "MS REQUESTS RECORDS".
     if [ "$step" = export ]; then
-      R[$s.tail]=$(sed -nE 's/.*boundary: .* \(([0-9]+) records, ([0-9]+) requests, ([0-9]+) ms\)$/\3 \2 \1/p' "$w/last.err")
+      R[$s.tail]=$(tail_figures)
     fi
   done
 }
@@ -140,11 +169,11 @@ fi
 # export without the boundary read ([flink] tail.records = 0) on the same bed in the same run,
 # right before and right after the run on all partitions: what issue 16 measures the read
 # against (export with it at most 1.5x export without it).
-notail() { # LABEL
-  oj export -v --config notail.ini --out notail-export.json --stable-wait 1 >/dev/null || { cat "$w/last.err" >&2; exit 1; }
+notail() { # LABEL [CPUS]
+  OJ_CPUS=${2:-} oj export -v --config notail.ini --out notail-export.json --stable-wait 1 >/dev/null || { cat "$w/last.err" >&2; exit 1; }
   cp "$w/last.err" "$w/notail-$1-export.err"
   R[notail.$1]=$(figures)
-  read -r kib _ _ < <(tail -n 1 "$w/last.rss")
+  read -r kib _ _ _ < <(tail -n 1 "$w/last.rss")
   RSS[notail.$1]=$((kib / 1024))
 }
 if [ "${BENCH_NOTAIL:-1}" = 1 ]; then
@@ -152,9 +181,17 @@ if [ "${BENCH_NOTAIL:-1}" = 1 ]; then
   chmod 0644 "$w/notail.ini"
   notail before
 fi
+[ -z "${BENCH_BASE_IMAGE:-}" ] || export_only base1 "$BENCH_BASE_IMAGE"
 tm=$(now_ms)
 run_set all
 [ "${BENCH_NOTAIL:-1}" != 1 ] || notail after
+if [ -n "${BENCH_BASE_IMAGE:-}" ]; then
+  export_only base2 "$BENCH_BASE_IMAGE"
+  export_only this2
+  export_only base3 "$BENCH_BASE_IMAGE" "${job_cpus:-1}"
+  export_only this3 "$IMAGE" "${job_cpus:-1}"
+  [ "${BENCH_NOTAIL:-1}" != 1 ] || [ "${R[x.this3]}" = "- - -" ] || notail cpus "${job_cpus:-1}"
+fi
 log "mm2-offsets on $total partitions took $(($(now_ms) - tm)) ms of wall time in all (containers' starts included)"
 
 log "baseline: kafka-consumer-groups.sh --describe, a script, curl"
@@ -236,6 +273,36 @@ if [ -n "${R[notail.before]:-}" ]; then
   echo "  with it: ${exp_all[0]} ms, ${exp_all[1]} Kafka requests, ${RSS[all.export]} MiB peak:" \
     "$(awk -v a="${exp_all[0]}" -v b="${nb[0]}" -v c="${na[0]}" 'BEGIN { m = (b + c) / 2; printf "%.2f", (m > 0) ? a / m : 0 }')x" \
     "their mean (issue 16: at most 1.5x)"
+fi
+if [ -n "${BENCH_BASE_IMAGE:-}" ]; then
+  echo
+  echo "export with the boundary read, $total partitions, $IMAGE beside the baseline $BENCH_BASE_IMAGE (in run order):"
+  echo "  (export: the tool's own figure, its wait left out; process: exec to exit, less the wait, its clients' teardown included)"
+  printf '  %-9s | %8s | %10s | %5s | %8s | %8s | %8s | %8s\n' run export process Kafka read "read req" CPU "peak RSS"
+  x_row() { # LABEL KEY
+    local a b p
+    read -r -a a <<<"${R[$2]}"
+    read -r -a b <<<"${R[$2.tail]:-${R[${2%.export}.tail]}}"
+    p=$([ "${EL[$2]:--}" = - ] && echo - || echo $((EL[$2] - 1000)))
+    printf '  %-9s | %5s ms | %7s ms | %5s | %5s ms | %8s | %5s ms | %4s MiB\n' "$1" "${a[0]}" "$p" "${a[1]}" "${b[0]}" "${b[1]}" "${CPU[$2]}" "${RSS[$2]}"
+  }
+  x_row base1 x.base1
+  x_row this1 all.export
+  x_row base2 x.base2
+  x_row this2 x.this2
+  echo "  within the Job's CPU limit (--cpus ${job_cpus:-1}):"
+  x_row base3 x.base3
+  x_row this3 x.this3
+  if [ -n "${R[notail.cpus]:-}" ]; then
+    awk -v b="${R[x.base3]%% *}" -v t="${R[x.this3]%% *}" -v n="${R[notail.cpus]%% *}" 'BEGIN {
+      printf "  export without it within the same limit: %d ms: baseline %.2fx, this %.2fx\n", n, b / n, t / n }'
+  fi
+  if [ -n "${R[notail.before]:-}" ]; then
+    awk -v b1="${R[x.base1]%% *}" -v b2="${R[x.base2]%% *}" -v t1="${R[all.export]%% *}" -v t2="${R[x.this2]%% *}" \
+      -v nb="${R[notail.before]%% *}" -v na="${R[notail.after]%% *}" 'BEGIN { m = (nb + na) / 2;
+      printf "  against export without it (mean %d ms): baseline %.2fx and %.2fx, this %.2fx and %.2fx (issue 16: at most 1.5x)\n",
+        m, b1 / m, b2 / m, t1 / m, t2 / m }'
+  fi
 fi
 echo
 echo "mm2-offsets, machine part (export's reads, plan, apply, verify): $tot_one ms for $parts partitions, $tot_all ms for $total"

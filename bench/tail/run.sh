@@ -22,11 +22,11 @@ cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$root/lib" -o "$bin" "$he
 
 echo "bench/tail: mm2_tail_classify on the mock cluster, librdkafka $(pkg-config --modversion rdkafka-static); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-printf '| %10s | %-15s | %5s | %8s | %8s | %5s | %6s | %7s | %12s |\n' partitions calls "" "wall ms" requests reads rounds records "peak RSS +KiB"
-echo "|------------|-----------------|-------|----------|----------|-------|--------|---------|---------------|"
+printf '| %10s | %-15s | %5s | %8s | %8s | %8s | %5s | %6s | %7s | %12s |\n' partitions calls "" "wall ms" "CPU ms" requests reads rounds records "peak RSS +KiB"
+echo "|------------|-----------------|-------|----------|----------|----------|-------|--------|---------|---------------|"
 for t in 4 "$topics"; do
-  while read -r n chunk calls wall req reads rounds recs _ rss; do
+  while read -r n chunk calls wall req reads rounds recs _ rss cpu; do
     label=$([ "$chunk" = 0 ] && echo "one call" || echo "chunks of $chunk")
-    printf '| %10s | %-15s | %5s | %8s | %8s | %5s | %6s | %7s | %13s |\n' "$n" "$label" "$calls" "$wall" "$req" "$reads" "$rounds" "$recs" "$rss"
+    printf '| %10s | %-15s | %5s | %8s | %8s | %8s | %5s | %6s | %7s | %13s |\n' "$n" "$label" "$calls" "$wall" "$cpu" "$req" "$reads" "$rounds" "$recs" "$rss"
   done < <("$bin" "$t" "$parts" 512 0)
 done
