@@ -8,7 +8,8 @@
  * handle's isolation.level (rd_kafka_make_ListOffsetsRequest writes rk_conf.isolation_level from
  * v2 on), so timestamp -1 gives the high watermark on h[0] and the last stable offset on h[1].
  * Both use one fixed group.id that is never joined: only assign() is used, and the admin calls
- * run on the handle with a temporary queue.
+ * run on the handle with a temporary queue. A read of many partitions (mm2_kafka_read_many) also
+ * uses further handles of its isolation level, extra[], made and kept the same way.
  *
  * Waiting: every wait is cut into slices of at most SLICE_MS, and between slices the handle's
  * main queue is served (rd_kafka_poll), which is where librdkafka calls error_cb. A SASL
@@ -292,15 +293,13 @@ static enum mm2_status refused(const struct mm2_kafka *k, const char *errstr, st
     return mm2k_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s", why);
 }
 
-/* The handle for the isolation level asked, made on first use. */
-enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
-                                struct mm2_error *err)
+/* Makes h, a consumer of the isolation level asked, unless it is made already. */
+static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool committed,
+                                   struct mm2_error *err)
 {
-    struct handle *h = &k->h[committed ? 1 : 0];
     char errstr[ERRSTR_MAX];
     rd_kafka_conf_t *c;
 
-    *out = h;
     if (h->rk != NULL)
         return MM2_OK;
     c = rd_kafka_conf_dup(k->conf);
@@ -321,6 +320,25 @@ enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct hand
         return refused(k, errstr, err);
     }
     return MM2_OK;
+}
+
+/* The handle for the isolation level asked, made on first use. */
+enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
+                                struct mm2_error *err)
+{
+    *out = &k->h[committed ? 1 : 0];
+    return handle_make(k, *out, committed, err);
+}
+
+enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
+                                struct mm2_error *err)
+{
+    if (j == 0)
+        return mm2k_handle_get(k, committed, out, err);
+    if (j >= MM2K_READERS)
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
+    *out = &k->extra[committed ? 1 : 0][j - 1];
+    return handle_make(k, *out, committed, err);
 }
 
 /* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
@@ -642,6 +660,20 @@ static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *pro
     return MM2_OK;
 }
 
+/* Every handle unmade, its requests counted from 0. */
+static void handles_init(struct mm2_kafka *k)
+{
+    for (size_t i = 0; i < 2; i++) {
+        k->h[i].k = k;
+        atomic_init(&k->h[i].sent, 0);
+        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
+            k->extra[i][j].k = k;
+            atomic_init(&k->extra[i][j].sent, 0);
+        }
+    }
+    k->per_reader = MM2K_PER_READER;
+}
+
 enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size_t nprops,
                               struct mm2_kafka **out, struct mm2_error *err)
 {
@@ -667,10 +699,7 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     if (k == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "[%s] out of memory", role);
     memcpy(k->role, role, strlen(role) + 1);
-    for (size_t i = 0; i < 2; i++) {
-        k->h[i].k = k;
-        atomic_init(&k->h[i].sent, 0);
-    }
+    handles_init(k);
     k->conf = rd_kafka_conf_new();
     if (k->conf == NULL) {
         mm2_kafka_free(k);
@@ -732,6 +761,11 @@ void mm2_kafka_free(struct mm2_kafka *k)
         if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
             rd_kafka_destroy_flags(k->h[i].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
         mm2k_paused_free(&k->h[i]);
+        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
+            if (k->extra[i][j].rk != NULL)
+                rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+            mm2k_paused_free(&k->extra[i][j]);
+        }
     }
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
@@ -748,5 +782,9 @@ long mm2_kafka_requests(const struct mm2_kafka *k)
 {
     if (k == NULL)
         return 0;
-    return atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent);
+    long sum = atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent);
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < MM2K_READERS - 1; j++)
+            sum += atomic_load(&k->extra[i][j].sent);
+    return sum;
 }

@@ -257,17 +257,18 @@ struct mm2_read_caps {
     size_t memory;
 };
 
-/* Reads n ranges (each partition at most once) in one pass: all are assigned together, so each
- * Fetch librdkafka sends a leader carries every partition of the pass that leader holds, and the
- * requests grow with the bytes read, not with n. A range ends at its last offset, at the
- * partition's end (an until past the end is not waited for), or once the key and value bytes
- * read from it would pass caps->budget: then cut[i] is set and out[i] holds the records before
- * that point. A range whose next record would take the records held by all ranges past
- * caps->memory is deferred (deferred[i] set, out[i] empty, its records freed), to be read again
- * later, and the other ranges go on; deferred may be NULL only without a memory cap. A from below
- * the log start is MM2_UNEXPECTED naming the partition. committed selects read_committed (aborted
- * records skipped; markers are never returned). out[i], cut[i] and deferred[i] for range i (out
- * reset first; free each with mm2_record_list_free, whatever the status; each list's array is
+/* Reads n ranges (each partition at most once) in one pass: all are assigned together, spread
+ * over up to 8 consumers of at most 2,500 partitions each (mm2_kafka_many.c says why), read side
+ * by side, so each Fetch a consumer sends a leader carries every partition of its share that
+ * leader holds, and the requests grow with the bytes read and the consumers, not with n. A range
+ * ends at its last offset, at the partition's end (an until past the end is not waited for), or
+ * once the key and value bytes read from it would pass caps->budget: then cut[i] is set and out[i]
+ * holds the records before that point. A range whose next record would take the records held by all
+ * ranges past caps->memory is deferred (deferred[i] set, out[i] empty, its records freed), to be
+ * read again later, and the other ranges go on; deferred may be NULL only without a memory cap. A
+ * from below the log start is MM2_UNEXPECTED naming the partition. committed selects read_committed
+ * (aborted records skipped; markers are never returned). out[i], cut[i] and deferred[i] for range i
+ * (out reset first; free each with mm2_record_list_free, whatever the status; each list's array is
  * no larger than its records). Returns when every range ended or was deferred, or at the
  * deadline (MM2_UNREACHABLE, naming how many were left). */
 enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,

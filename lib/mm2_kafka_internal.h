@@ -56,6 +56,12 @@ struct handle {
     size_t npaused, cappaused;
 };
 
+/* mm2_kafka_read_many spreads its ranges over up to MM2K_READERS handles of the isolation level
+ * asked, per_reader partitions at most on each (mm2_kafka_many.c says why): h[committed] and
+ * as many of extra[committed] as it needs, each made on first use and kept for later reads. */
+#define MM2K_READERS 8
+#define MM2K_PER_READER ((size_t)2500)
+
 struct mm2_kafka {
     char role[ROLE_MAX];
     rd_kafka_conf_t *conf; /* the template each handle is made from */
@@ -63,6 +69,8 @@ struct mm2_kafka {
     bool *secret;          /* hidden[i] is a secret's: hidden at any length */
     size_t nhidden;
     struct handle h[2];
+    struct handle extra[2][MM2K_READERS - 1];
+    size_t per_reader; /* MM2K_PER_READER; the unit tests lower it to spread a few partitions */
 };
 
 /* A partition asked for, and its place in the caller's array. */
@@ -110,6 +118,10 @@ void mm2k_serve(struct handle *h, int timeout_ms);
 void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl);
 /* The handle of the isolation level asked (read_committed or not), made on first use. */
 enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
+                                struct mm2_error *err);
+/* Reader j (0 to MM2K_READERS - 1) of the isolation level asked: h[committed] for 0, else
+ * extra[committed][j - 1], made on first use. */
+enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
                                 struct mm2_error *err);
 /* Waits until h has cluster metadata: MM2_CONFIG at once when the credentials are refused,
  * MM2_UNREACHABLE at the deadline. */

@@ -1,18 +1,30 @@
 /*
  * mm2_kafka_many: the records of many partition ranges in one pass (see mm2_kafka.h,
- * mm2_kafka_read_many). Every range is assigned at once on the handle of the isolation level
- * asked, so librdkafka puts all the partitions a leader holds into each Fetch it sends: the
- * requests grow with the bytes read, not with the number of partitions. A range that is done
- * (its last offset, the partition's end, or its byte budget) is paused, so nothing more is
- * fetched for it; the pauses are sent in batches (PAUSE_BATCH, or whenever the queue is idle),
- * since one pause call per range cost librdkafka an op round per partition. A read may also be
- * capped by the memory its records take together: a range whose next record would pass that cap
- * is deferred (its records dropped, for a caller to read it in a later pass) and the others go
- * on, so what is held never passes the cap.
+ * mm2_kafka_read_many). Every range is assigned at once, so librdkafka puts all the partitions a
+ * leader holds into each Fetch it sends: the requests grow with the bytes read, not with the
+ * number of partitions. A range that is done (its last offset, the partition's end, or its byte
+ * budget) is paused, so nothing more is fetched for it; the pauses are sent in batches
+ * (PAUSE_BATCH, or whenever the queue is idle), since one pause call per range cost librdkafka an
+ * op round per partition. A read may also be capped by the memory its records take together: a
+ * range whose next record would pass that cap is deferred (its records dropped, for a caller to
+ * read it in a later pass) and the others go on, so what is held never passes the cap.
+ *
+ * The ranges are spread over lanes of at most k->per_reader partitions (MM2K_PER_READER), each
+ * on a handle of its own (mm2k_reader_get) and a thread of its own, side by side. librdkafka
+ * 2.8.0 spends, per handle, time that grows as the square of the partitions assigned to it: its
+ * broker thread decides for every partition it leads whether to fetch it on each wake-up
+ * (rd_kafka_broker_consumer_toppars_serve), each assign, pause and unassign of a partition
+ * inserts a priority op in order into the one consumer queue (rd_kafka_q_enq0 behind
+ * rd_kafka_toppar_op_version_bump), and each partition leaving the assignment is removed from a
+ * list by linear search (rd_kafka_cgrp_partition_del). Split over L handles, that is L times
+ * less; each lane costs one handle's connections and one metadata request (bench/README.md has
+ * the figures). A handle made for the read asks for its topics' metadata right after the assign,
+ * so that it does not wait for librdkafka's next refresh before its first fetch (leaders()).
  */
 #include "mm2_kafka_internal.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +32,13 @@
 /* Ranges done before their pauses are sent to librdkafka in one call. */
 #define PAUSE_BATCH 512
 
+/* What the lanes of one read share. Each range belongs to one lane, which alone touches its
+ * slots; only held (the records' cost, against the memory cap) and stop are shared. */
 struct many {
     struct mm2_kafka *k;
-    struct handle *h;
     const struct mm2_read_range *r;
     size_t n;
-    struct tpidx *idx; /* sorted by topic, partition */
+    const struct mm2_deadline *dl;
     struct mm2_record_list *out;
     size_t *cap;
     size_t *bytes;
@@ -33,11 +46,24 @@ struct many {
     bool *cut;
     bool *deferred;
     bool *paused; /* a pause queued or sent: resumed before the unassign */
-    size_t left;  /* ranges not done */
     size_t budget;
-    size_t memory;                          /* cap on held, SIZE_MAX for none */
-    size_t held;                            /* mm2_record_cost of every record in out */
+    size_t memory;      /* cap on held, SIZE_MAX for none */
+    atomic_size_t held; /* mm2_record_cost of every record in out */
+    atomic_bool stop;   /* a lane failed: the others end too */
+    atomic_size_t left; /* ranges not done, all lanes' */
+};
+
+/* Some of the ranges, on a handle of their own. */
+struct lane {
+    struct many *m;
+    struct handle *h;
+    const struct tpidx *idx; /* its ranges, sorted by topic, partition */
+    size_t n;
+    size_t left;                            /* its ranges not done */
+    bool made;                              /* its handle was made by this read */
     rd_kafka_topic_partition_list_t *pause; /* done, pause not yet sent */
+    enum mm2_status st;
+    struct mm2_error err;
 };
 
 static int tpidx_cmp(const void *a, const void *b)
@@ -50,13 +76,13 @@ static int tpidx_cmp(const void *a, const void *b)
     return (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* The range a message belongs to, or n when none does. */
-static size_t range_of(const struct many *m, const rd_kafka_message_t *msg)
+/* The range a message belongs to, or n when none of the lane's does. */
+static size_t range_of(const struct lane *l, const rd_kafka_message_t *msg)
 {
     struct tpidx key = {rd_kafka_topic_name(msg->rkt), msg->partition, 0};
-    const struct tpidx *hit = bsearch(&key, m->idx, m->n, sizeof(*m->idx), tpidx_cmp);
+    const struct tpidx *hit = bsearch(&key, l->idx, l->n, sizeof(*l->idx), tpidx_cmp);
 
-    return hit != NULL ? hit->i : m->n;
+    return hit != NULL ? hit->i : l->m->n;
 }
 
 static size_t record_bytes(const rd_kafka_message_t *msg)
@@ -64,56 +90,78 @@ static size_t record_bytes(const rd_kafka_message_t *msg)
     return msg->len + msg->key_len;
 }
 
-/* Sends the pauses of the ranges done since the last call. */
-static void pause_flush(struct many *m)
+/* Takes cost out of what the memory cap leaves; false (nothing taken) when it would pass it. */
+static bool reserve(struct many *m, size_t cost)
 {
-    if (m->pause == NULL || m->pause->cnt == 0)
+    size_t held = atomic_load(&m->held);
+
+    if (m->memory == SIZE_MAX) {
+        atomic_fetch_add(&m->held, cost);
+        return true;
+    }
+    do {
+        if (cost > m->memory || held > m->memory - cost)
+            return false;
+    } while (!atomic_compare_exchange_weak(&m->held, &held, held + cost));
+    return true;
+}
+
+/* Sends the pauses of the ranges done since the last call. */
+static void pause_flush(struct lane *l)
+{
+    if (l->pause == NULL || l->pause->cnt == 0)
         return;
-    rd_kafka_pause_partitions(m->h->rk, m->pause);
-    rd_kafka_topic_partition_list_destroy(m->pause);
-    m->pause = NULL;
+    rd_kafka_pause_partitions(l->h->rk, l->pause);
+    rd_kafka_topic_partition_list_destroy(l->pause);
+    l->pause = NULL;
 }
 
 /* Marks range i done and queues its pause: librdkafka fetches nothing more for it once the batch
  * is sent. The pause is only an optimisation (records fetched meanwhile are dropped); leaving
  * out the pauses of ranges at their partition's end measured slower (bench/README.md). */
-static void finish(struct many *m, size_t i)
+static void finish(struct lane *l, size_t i)
 {
+    struct many *m = l->m;
+
     if (m->done[i])
         return;
     m->done[i] = true;
-    m->left--;
-    if (m->pause == NULL)
-        m->pause = rd_kafka_topic_partition_list_new(PAUSE_BATCH);
-    if (m->pause == NULL)
+    l->left--;
+    atomic_fetch_sub(&m->left, 1);
+    if (l->pause == NULL)
+        l->pause = rd_kafka_topic_partition_list_new(PAUSE_BATCH);
+    if (l->pause == NULL)
         return;
     m->paused[i] = true;
-    rd_kafka_topic_partition_list_add(m->pause, m->r[i].topic, m->r[i].partition);
-    if (m->pause->cnt >= PAUSE_BATCH)
-        pause_flush(m);
+    rd_kafka_topic_partition_list_add(l->pause, m->r[i].topic, m->r[i].partition);
+    if (l->pause->cnt >= PAUSE_BATCH)
+        pause_flush(l);
 }
 
 /* Range i's next record would take the records held past the memory cap: the range is
  * deferred, its records freed (room for the others, which go on). */
-static void defer(struct many *m, size_t i)
+static void defer(struct lane *l, size_t i)
 {
-    m->held -= mm2_record_list_cost(&m->out[i]);
+    struct many *m = l->m;
+
+    atomic_fetch_sub(&m->held, mm2_record_list_cost(&m->out[i]));
     mm2_record_list_free(&m->out[i]);
     m->cap[i] = 0;
     m->deferred[i] = true;
-    finish(m, i);
+    finish(l, i);
 }
 
 /* Takes one message: a record of a range, the end of a partition, or an error. */
-static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struct mm2_error *err)
+static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struct mm2_error *err)
 {
-    size_t i = range_of(m, msg);
+    struct many *m = l->m;
+    size_t i = range_of(l, msg);
     size_t cost;
 
     if (i == m->n || m->done[i])
         return MM2_OK; /* fetched before the pause took effect */
     if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        finish(m, i);
+        finish(l, i);
         return MM2_OK;
     }
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -124,7 +172,7 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
                 "read %.255s[%d]: offset %" PRId64 " is outside the partition's log (%s)",
                 m->r[i].topic, (int)m->r[i].partition, m->r[i].from, rd_kafka_err2name(msg->err));
         if (mm2k_auth_error(msg->err))
-            return mm2k_fail_with_last_error(m->k, m->h, err, MM2_CONFIG, "read: %s: %s",
+            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_CONFIG, "read: %s: %s",
                                              rd_kafka_err2name(msg->err),
                                              rd_kafka_err2str(msg->err));
         if (!mm2k_retriable(msg->err))
@@ -134,28 +182,27 @@ static enum mm2_status take(struct many *m, const rd_kafka_message_t *msg, struc
         return MM2_OK;
     }
     if (msg->offset >= m->r[i].until) {
-        finish(m, i);
+        finish(l, i);
         return MM2_OK;
     }
     if (msg->offset < m->r[i].from)
         return MM2_OK;
     if (m->bytes[i] + record_bytes(msg) > m->budget) {
         m->cut[i] = true; /* the budget ends it: the caller says so, never guesses */
-        finish(m, i);
+        finish(l, i);
         return MM2_OK;
     }
     if (!mm2k_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
         return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
     cost = mm2_record_cost(&m->out[i].v[m->out[i].n - 1]);
-    if (m->memory != SIZE_MAX && (cost > m->memory || m->held > m->memory - cost)) {
+    if (!reserve(m, cost)) {
         mm2k_record_pop(&m->out[i]); /* never held: the range is read again later */
-        defer(m, i);
+        defer(l, i);
         return MM2_OK;
     }
-    m->held += cost;
     m->bytes[i] += record_bytes(msg);
     if (msg->offset + 1 >= m->r[i].until)
-        finish(m, i);
+        finish(l, i);
     return MM2_OK;
 }
 
@@ -211,75 +258,140 @@ void mm2k_paused_free(struct handle *h)
     h->npaused = h->cappaused = 0;
 }
 
-/* Leaves the pauses of this read to the handle; one it cannot note is resumed now. */
-static void note_pauses(struct many *m)
+/* Leaves the pauses of the lane's ranges to its handle; one it cannot note is resumed now. */
+static void note_pauses(struct lane *l)
 {
-    rd_kafka_topic_partition_list_t *l = NULL;
+    struct many *m = l->m;
+    rd_kafka_topic_partition_list_t *rl = NULL;
 
-    for (size_t i = 0; m->paused != NULL && i < m->n; i++) {
-        if (!m->paused[i] || mm2k_paused_add(m->h, m->r[i].topic, m->r[i].partition))
+    for (size_t j = 0; j < l->n; j++) {
+        size_t i = l->idx[j].i;
+        if (!m->paused[i] || mm2k_paused_add(l->h, m->r[i].topic, m->r[i].partition))
             continue;
-        if (l == NULL)
-            l = rd_kafka_topic_partition_list_new(16);
-        if (l != NULL)
-            rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition);
+        if (rl == NULL)
+            rl = rd_kafka_topic_partition_list_new(16);
+        if (rl != NULL)
+            rd_kafka_topic_partition_list_add(rl, m->r[i].topic, m->r[i].partition);
     }
-    if (l != NULL && l->cnt > 0)
-        rd_kafka_resume_partitions(m->h->rk, l);
-    if (l != NULL)
-        rd_kafka_topic_partition_list_destroy(l);
+    if (rl != NULL && rl->cnt > 0)
+        rd_kafka_resume_partitions(l->h->rk, rl);
+    if (rl != NULL)
+        rd_kafka_topic_partition_list_destroy(rl);
 }
 
-static enum mm2_status assign_all(struct many *m, struct mm2_error *err)
+static enum mm2_status assign_all(struct lane *l, struct mm2_error *err)
 {
-    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)m->n);
+    struct many *m = l->m;
+    rd_kafka_topic_partition_list_t *al = rd_kafka_topic_partition_list_new((int)l->n);
     rd_kafka_resp_err_t e;
 
-    if (l == NULL)
+    if (al == NULL)
         return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
-    mm2k_paused_lift(m->h, m->idx, m->n); /* an earlier read's pauses on these partitions */
-    for (size_t i = 0; i < m->n; i++) {
-        if (m->r[i].from >= m->r[i].until) {
-            m->done[i] = true;
-            m->left--;
-            continue;
-        }
-        rd_kafka_topic_partition_list_add(l, m->r[i].topic, m->r[i].partition)->offset =
-            m->r[i].from;
+    mm2k_paused_lift(l->h, l->idx, l->n); /* an earlier read's pauses on these partitions */
+    for (size_t j = 0; j < l->n; j++) {
+        size_t i = l->idx[j].i;
+        if (m->r[i].from < m->r[i].until)
+            rd_kafka_topic_partition_list_add(al, m->r[i].topic, m->r[i].partition)->offset =
+                m->r[i].from;
     }
-    e = l->cnt > 0 ? rd_kafka_assign(m->h->rk, l) : RD_KAFKA_RESP_ERR_NO_ERROR;
-    rd_kafka_topic_partition_list_destroy(l);
+    e = al->cnt > 0 ? rd_kafka_assign(l->h->rk, al) : RD_KAFKA_RESP_ERR_NO_ERROR;
+    rd_kafka_topic_partition_list_destroy(al);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
         return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: assign: %s", rd_kafka_err2name(e));
     return MM2_OK;
 }
 
-static enum mm2_status consume(struct many *m, const struct mm2_deadline *dl, struct mm2_error *err)
+/* One metadata request for the topics the lane's handle knows, those just assigned among them,
+ * on a handle this read made: librdkafka learns a new topic's leaders only at its next refresh
+ * (about 0.5 s later, measured on the mock cluster), and fetches nothing for the topic meanwhile.
+ * Not on a handle made before: it has the topics' metadata (the ListOffsets before the read
+ * cached it), and the same request there took 1.3 to 1.7 s with 2,500 partitions assigned and
+ * 45 s with 10,000 (bench/offsets' bed, the target's read_committed handle), its partitions
+ * fetched long before it returned. Retried like the fetches, until the deadline. */
+static enum mm2_status leaders(struct lane *l, struct mm2_error *err)
 {
-    while (m->left > 0) {
-        rd_kafka_message_t *msg = rd_kafka_consumer_poll(m->h->rk, mm2k_slice_ms(dl, SLICE_MS));
+    struct many *m = l->m;
+
+    for (;;) {
+        const struct rd_kafka_metadata *md = NULL;
+        rd_kafka_resp_err_t e =
+            rd_kafka_metadata(l->h->rk, 0, NULL, &md, mm2k_slice_ms(m->dl, 10 * SLICE_MS));
+        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            rd_kafka_metadata_destroy(md);
+            return MM2_OK;
+        }
+        mm2k_serve(l->h, 0);
+        if (mm2k_hopeless(l->h))
+            return mm2k_hopeless_fail(m->k, l->h, "read", err);
+        if (mm2_deadline_expired(m->dl))
+            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_UNREACHABLE,
+                                             "read: no broker told the partitions' leaders "
+                                             "before the deadline (%s)",
+                                             rd_kafka_err2name(e));
+        if (atomic_load(&m->stop))
+            return MM2_OK; /* another lane failed: its error is the read's */
+        mm2k_serve(l->h, mm2k_slice_ms(m->dl, 10)); /* a refusal that came back at once */
+    }
+}
+
+static enum mm2_status consume(struct lane *l, struct mm2_error *err)
+{
+    struct many *m = l->m;
+
+    while (l->left > 0) {
+        rd_kafka_message_t *msg = rd_kafka_consumer_poll(l->h->rk, mm2k_slice_ms(m->dl, SLICE_MS));
         enum mm2_status st = MM2_OK;
 
-        mm2k_serve(m->h, 0);
+        mm2k_serve(l->h, 0);
         if (msg != NULL) {
-            st = take(m, msg, err);
+            st = take(l, msg, err);
             rd_kafka_message_destroy(msg);
         } else {
-            pause_flush(m); /* nothing queued: the batch goes out now */
+            pause_flush(l); /* nothing queued: the batch goes out now */
         }
         if (st != MM2_OK)
             return st;
-        if (m->left == 0)
+        if (l->left == 0)
             break;
-        if (mm2k_hopeless(m->h))
-            return mm2k_hopeless_fail(m->k, m->h, "read", err);
-        if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(m->k, m->h, err, MM2_UNREACHABLE,
+        if (atomic_load(&m->stop))
+            return MM2_OK; /* another lane failed: its error is the read's */
+        if (mm2k_hopeless(l->h))
+            return mm2k_hopeless_fail(m->k, l->h, "read", err);
+        if (mm2_deadline_expired(m->dl))
+            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_UNREACHABLE,
                                              "read: deadline passed with %zu of %zu range(s) "
                                              "still being read",
-                                             m->left, m->n);
+                                             atomic_load(&m->left), m->n);
     }
     return MM2_OK;
+}
+
+/* A lane's read, from its assign to its unassign; on a thread of its own for all lanes but the
+ * first. */
+static void *lane_run(void *arg)
+{
+    struct lane *l = arg;
+    rd_kafka_resp_err_t e;
+
+    l->st = assign_all(l, &l->err);
+    if (l->st == MM2_OK && l->left > 0 && l->made)
+        l->st = leaders(l, &l->err);
+    if (l->st == MM2_OK)
+        l->st = consume(l, &l->err);
+    /* Unassigning drops what was fetched beyond the ranges: the next read starts afresh. A
+     * pause belongs to the partition in librdkafka, not to the assignment: the handle keeps the
+     * list, and the read that assigns the partition again lifts it (mm2k_paused_lift). */
+    if (l->pause != NULL)
+        rd_kafka_topic_partition_list_destroy(l->pause); /* unassigned below: no pause needed */
+    l->pause = NULL;
+    note_pauses(l);
+    e = rd_kafka_assign(l->h->rk, NULL);
+    if (l->st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        l->st =
+            mm2k_fail(l->m->k, &l->err, MM2_UNEXPECTED, "read: unassign: %s", rd_kafka_err2name(e));
+    if (l->st != MM2_OK)
+        atomic_store(&l->m->stop, true);
+    return NULL;
 }
 
 /* Gives each list back the slots it does not use (a list grows from 64 slots: 10,000 short
@@ -296,17 +408,69 @@ static void shrink(struct many *m)
     }
 }
 
+/* Cuts idx (sorted) into lanes of about as many ranges to read each, at most k->per_reader
+ * (MM2K_READERS lanes at most), and gives each its handle. Returns the number of lanes. */
+static size_t lanes_make(struct many *m, struct tpidx *idx, bool committed, struct lane *lanes,
+                         enum mm2_status *st, struct mm2_error *err)
+{
+    size_t active = 0, nl, per, j = 0, at = 0;
+    size_t per_reader = m->k->per_reader > 0 ? m->k->per_reader : 1;
+
+    for (size_t i = 0; i < m->n; i++)
+        active += m->r[i].from < m->r[i].until;
+    nl = active / per_reader + (active % per_reader != 0);
+    nl = nl < 1 ? 1 : nl > MM2K_READERS ? MM2K_READERS : nl;
+    per = active / nl + (active % nl != 0);
+    for (size_t l = 0; l < nl; l++)
+        lanes[l] = (struct lane){m, NULL, &idx[0], 0, 0, false, NULL, MM2_OK, {0}};
+    for (size_t x = 0; x < m->n; x++) {
+        bool reads = m->r[idx[x].i].from < m->r[idx[x].i].until;
+        if (reads && lanes[j].left == per && j + 1 < nl) {
+            j++;
+            lanes[j].idx = &idx[x];
+            at = x;
+        }
+        lanes[j].n = x - at + 1;
+        if (reads)
+            lanes[j].left++;
+        if (reads)
+            atomic_fetch_add(&m->left, 1);
+        else
+            m->done[idx[x].i] = true;
+    }
+    for (size_t l = 0; l < nl && *st == MM2_OK; l++) {
+        struct handle *h =
+            l == 0 ? &m->k->h[committed ? 1 : 0] : &m->k->extra[committed ? 1 : 0][l - 1];
+        lanes[l].made = h->rk == NULL;
+        *st = mm2k_reader_get(m->k, committed, l, &lanes[l].h, err);
+    }
+    return nl;
+}
+
 enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,
                                     bool committed, const struct mm2_read_caps *caps,
                                     const struct mm2_deadline *dl, struct mm2_record_list *out,
                                     bool *cut, bool *deferred, struct mm2_error *err)
 {
-    struct many m = {k,   NULL,     r,    n, NULL, out,      NULL, NULL, NULL,
-                     cut, deferred, NULL, n, 0,    SIZE_MAX, 0,    NULL};
+    struct many m = {.k = k,
+                     .r = r,
+                     .n = n,
+                     .dl = dl,
+                     .out = out,
+                     .cut = cut,
+                     .deferred = deferred,
+                     .memory = SIZE_MAX};
+    struct lane lanes[MM2K_READERS];
+    pthread_t thread[MM2K_READERS];
+    bool threaded[MM2K_READERS] = {false};
+    struct tpidx *idx = NULL;
     struct mm2_tp *tps;
+    size_t nl = 0;
     enum mm2_status st;
-    rd_kafka_resp_err_t e;
 
+    atomic_init(&m.held, 0);
+    atomic_init(&m.stop, false);
+    atomic_init(&m.left, 0);
     for (size_t i = 0; out != NULL && i < n; i++)
         out[i] = (struct mm2_record_list){NULL, 0};
     st = mm2k_enter(k, dl, err);
@@ -327,7 +491,7 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
         return mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
     for (size_t i = 0; i < n; i++)
         tps[i] = (struct mm2_tp){r[i].topic, r[i].partition};
-    st = mm2k_tp_index(k, tps, n, &m.idx, err);
+    st = mm2k_tp_index(k, tps, n, &idx, err);
     free(tps);
     if (st != MM2_OK)
         return st;
@@ -341,25 +505,25 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
     if (m.cap == NULL || m.bytes == NULL || m.done == NULL || m.paused == NULL)
         st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
     if (st == MM2_OK)
-        st = mm2k_handle_get(k, committed, &m.h, err);
-    if (st == MM2_OK)
-        st = assign_all(&m, err);
-    if (st == MM2_OK)
-        st = consume(&m, dl, err);
-    /* Unassigning drops what was fetched beyond the ranges: the next read starts afresh. A
-     * pause belongs to the partition in librdkafka, not to the assignment: the handle keeps the
-     * list, and the read that assigns the partition again lifts it (mm2k_paused_lift). */
-    if (m.pause != NULL)
-        rd_kafka_topic_partition_list_destroy(m.pause); /* unassigned below: no pause needed */
-    if (m.h != NULL) {
-        note_pauses(&m);
-        e = rd_kafka_assign(m.h->rk, NULL);
-        if (st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
-            st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: unassign: %s", rd_kafka_err2name(e));
+        nl = lanes_make(&m, idx, committed, lanes, &st, err);
+    for (size_t l = 1; st == MM2_OK && l < nl; l++)
+        threaded[l] = pthread_create(&thread[l], NULL, lane_run, &lanes[l]) == 0;
+    if (st == MM2_OK && nl > 0)
+        (void)lane_run(&lanes[0]);
+    for (size_t l = 1; st == MM2_OK && l < nl; l++) {
+        if (threaded[l])
+            (void)pthread_join(thread[l], NULL);
+        else
+            (void)lane_run(&lanes[l]); /* no thread to be had: after the others */
     }
+    for (size_t l = 0; st == MM2_OK && l < nl; l++)
+        if (lanes[l].st != MM2_OK) {
+            *err = lanes[l].err;
+            st = lanes[l].st;
+        }
     if (m.cap != NULL)
         shrink(&m);
-    free(m.idx);
+    free(idx);
     free(m.cap);
     free(m.bytes);
     free(m.done);

@@ -13,6 +13,7 @@
 #include "mock_kafka.h"
 
 #include "mm2_kafka.h"
+#include "mm2_kafka_internal.h" /* per_reader: a few partitions spread over several handles */
 
 #define PARTS 40
 
@@ -71,9 +72,8 @@ static void assert_values(const struct mm2_record_list *l, int p, int64_t from, 
     }
 }
 
-static void test_read_many_reads_every_range_in_one_pass(void **state)
+static void read_every_range(struct fixture *f)
 {
-    struct fixture *f = *state;
     struct mm2_read_range r[PARTS];
     struct mm2_record_list out[PARTS];
     bool cut[PARTS];
@@ -93,6 +93,11 @@ static void test_read_many_reads_every_range_in_one_pass(void **state)
         assert_false(cut[p]);
         mm2_record_list_free(&out[p]);
     }
+}
+
+static void test_read_many_reads_every_range_in_one_pass(void **state)
+{
+    read_every_range(*state);
 }
 
 static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **state)
@@ -119,9 +124,8 @@ static void test_read_many_stops_at_the_partition_end_and_at_the_budget(void **s
         mm2_record_list_free(&out[i]);
 }
 
-static void test_read_many_defers_what_passes_the_memory_cap(void **state)
+static void read_within_a_memory_cap(struct fixture *f)
 {
-    struct fixture *f = *state;
     struct mm2_read_range r[PARTS];
     struct mm2_record_list out[PARTS];
     bool cut[PARTS], deferred[PARTS];
@@ -168,6 +172,55 @@ static void test_read_many_defers_what_passes_the_memory_cap(void **state)
             mm2_record_list_free(&out[j]);
         }
     }
+}
+
+static void test_read_many_defers_what_passes_the_memory_cap(void **state)
+{
+    read_within_a_memory_cap(*state);
+}
+
+/* The same reads with the ranges spread over several handles, each on its thread: 7 partitions
+ * a handle (6 handles for the 39 ranges to read), then 1 (the 8 handles' cap: 5 each). The
+ * memory cap holds over all of them together, and a pause one handle left is lifted when a later
+ * read puts the partition on another. */
+static void test_read_many_spreads_the_ranges_over_handles(void **state)
+{
+    struct fixture *f = *state;
+    size_t per[] = {7, 1};
+
+    for (size_t i = 0; i < sizeof(per) / sizeof(per[0]); i++) {
+        f->k->per_reader = per[i];
+        read_every_range(f);
+        read_within_a_memory_cap(f);
+    }
+    f->k->per_reader = MM2K_PER_READER;
+    read_every_range(f);
+}
+
+/* One handle's failure is the read's: a range past its partition's end (t[39] holds 78
+ * records) on the last of 6 handles ends the read with its message, the others' ranges read or
+ * not. */
+static void test_read_many_spread_fails_with_the_failing_handle(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[PARTS];
+    struct mm2_record_list out[PARTS];
+    bool cut[PARTS];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
+
+    for (int p = 0; p < PARTS; p++)
+        r[p] = (struct mm2_read_range){"t", p, 0, 2 * p};
+    r[39] = (struct mm2_read_range){"t", 39, 500, 600};
+    f->k->per_reader = 7;
+    mm2_deadline_start(&dl, 20000);
+    assert_int_equal(mm2_kafka_read_many(f->k, r, PARTS, false, &caps, &dl, out, cut, NULL, &err),
+                     MM2_UNEXPECTED);
+    assert_non_null(strstr(err.msg, "read t[39]: offset 500 is outside the partition's log"));
+    for (int p = 0; p < PARTS; p++)
+        mm2_record_list_free(&out[p]);
+    f->k->per_reader = MM2K_PER_READER;
 }
 
 /* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
@@ -277,6 +330,8 @@ int main(void)
         cmocka_unit_test(test_read_many_stops_at_the_partition_end_and_at_the_budget),
         cmocka_unit_test(test_read_many_defers_what_passes_the_memory_cap),
         cmocka_unit_test(test_a_later_read_lifts_the_pause),
+        cmocka_unit_test(test_read_many_spreads_the_ranges_over_handles),
+        cmocka_unit_test(test_read_many_spread_fails_with_the_failing_handle),
         cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
         cmocka_unit_test(test_compacted_request_is_sent_and_waited_for),
