@@ -92,7 +92,10 @@ acc.payments/1 100 99 offset"
   run -0 rest PUT 1 /connectors/acc/stop
   wait_for 60 bash -c "curl -s http://$(bed_worker_ip 1):8088/connectors/acc/status | jq -e '.connector.state == \"STOPPED\" and (.tasks | length == 0)' >/dev/null"
   # MM2 copied everything: M = log end - 1 everywhere, so C = log end.
-  run -0 oj "$d" rollback-plan --config migration.ini --out rollback.csv --commit
+  # Its refusal names the state it saw: kept in the failure (it exited 1 once on Kafka 4.0.2 right
+  # after worker 1 said STOPPED with no task, and passed again; the cause is not known yet).
+  run oj "$d" rollback-plan --config migration.ini --out rollback.csv --commit
+  [ "$status" -eq 0 ] || fail "rollback-plan exited $status: $output; status: $(curl -s "http://$(bed_worker_ip 1):8088/connectors/acc/status")"
   run -0 cat "$d/rollback.csv"
   assert_output "acc.orders,0,150
 acc.orders,1,150
