@@ -331,13 +331,13 @@ enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct hand
 }
 
 enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
-                                struct mm2_error *err)
+                                bool *made, struct mm2_error *err)
 {
-    if (j == 0)
-        return mm2k_handle_get(k, committed, out, err);
+    *made = false;
     if (j >= MM2K_READERS)
         return mm2k_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
-    *out = &k->extra[committed ? 1 : 0][j - 1];
+    *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
+    *made = (*out)->rk == NULL;
     return handle_make(k, *out, committed, err);
 }
 

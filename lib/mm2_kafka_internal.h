@@ -120,9 +120,9 @@ void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl);
 enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
                                 struct mm2_error *err);
 /* Reader j (0 to MM2K_READERS - 1) of the isolation level asked: h[committed] for 0, else
- * extra[committed][j - 1], made on first use. */
+ * extra[committed][j - 1], made on first use (*made says whether this call made it). */
 enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
-                                struct mm2_error *err);
+                                bool *made, struct mm2_error *err);
 /* Waits until h has cluster metadata: MM2_CONFIG at once when the credentials are refused,
  * MM2_UNREACHABLE at the deadline. */
 enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,

@@ -433,17 +433,12 @@ static size_t lanes_make(struct many *m, struct tpidx *idx, bool committed, stru
         lanes[j].n = x - at + 1;
         if (reads)
             lanes[j].left++;
-        if (reads)
-            atomic_fetch_add(&m->left, 1);
         else
             m->done[idx[x].i] = true;
     }
-    for (size_t l = 0; l < nl && *st == MM2_OK; l++) {
-        struct handle *h =
-            l == 0 ? &m->k->h[committed ? 1 : 0] : &m->k->extra[committed ? 1 : 0][l - 1];
-        lanes[l].made = h->rk == NULL;
-        *st = mm2k_reader_get(m->k, committed, l, &lanes[l].h, err);
-    }
+    atomic_store(&m->left, active);
+    for (size_t l = 0; l < nl && *st == MM2_OK; l++)
+        *st = mm2k_reader_get(m->k, committed, l, &lanes[l].h, &lanes[l].made, err);
     return nl;
 }
 
