@@ -188,11 +188,15 @@ static void test_read_many_spreads_the_ranges_over_handles(void **state)
     struct fixture *f = *state;
     size_t per[] = {7, 1};
 
+    size_t last[] = {4, MM2K_READERS - 2}; /* the last extra handle each spread makes */
+
     for (size_t i = 0; i < sizeof(per) / sizeof(per[0]); i++) {
         f->k->per_reader = per[i];
         read_every_range(f);
         read_within_a_memory_cap(f);
+        assert_non_null(f->k->extra[0][last[i]].rk); /* the read was spread, not on one */
     }
+    assert_null(f->k->extra[1][0].rk); /* read_uncommitted only: no read_committed reader */
     f->k->per_reader = MM2K_PER_READER;
     read_every_range(f);
 }
