@@ -37,7 +37,9 @@ static void usage(FILE *out)
             "Then proves Flink's side of the boundary: the target partition's last committed\n"
             "records ([flink] tail.records) placed among the source records around C, so the\n"
             "plan knows whether the target is aligned with C, ahead of it (duplicates), behind\n"
-            "it (records lost by an aborted transaction) or not a copy of that partition.\n"
+            "it (records lost by an aborted transaction) or not a copy of that partition;\n"
+            "read during the wait on the first read's offsets, and read again after the\n"
+            "second only where those moved.\n"
             "Writes the export artifact (JSON with its digest) and prints its digest.\n"
             "\n"
             "Options:\n"
@@ -56,7 +58,12 @@ struct ctx {
     struct mm2_tp *tgt_tps; /* the target partitions that exist */
     size_t *tgt_of;         /* index into tgt_tps per part, or SIZE_MAX */
     size_t ntgt;
-    int64_t *tgt_start; /* the target log start offsets (ntgt, from the second read) */
+    int64_t *tgt_start[2]; /* the target log start offsets (ntgt), per read */
+    /* The boundary read during the wait, on the first read's offsets: */
+    struct mm2_tail_part *early;      /* its inputs, by part index (read when early_res is set) */
+    struct mm2_bnd_result *early_res; /* its results, by part index */
+    bool *early_read;                 /* by part index */
+    struct mm2_tail_stats stats;      /* both reads' */
 };
 
 /* GET {rest.url}/jobs/{job.id}: the job's state. */
@@ -242,7 +249,7 @@ static enum mm2_status read_all(struct ctx *x, int r, struct mm2_error *err)
     struct target_read tr = {.k = j->target,
                              .tps = x->tgt_tps,
                              .n = x->ntgt,
-                             .start = r == 1 ? x->tgt_start : NULL,
+                             .start = x->tgt_start[r],
                              .hw = hw,
                              .lso = lso,
                              .timeout_ms = j->cfg.request_timeout_ms};
@@ -353,61 +360,161 @@ static void boundary_counts(struct job *j, const struct mm2_export *ex,
                   memory >> 20);
 }
 
+static void stats_add(struct mm2_tail_stats *to, const struct mm2_tail_stats *s)
+{
+    to->requests += s->requests;
+    to->ms += s->ms;
+    to->records += s->records;
+    to->cut += s->cut;
+    to->rounds += s->rounds;
+    to->reads += s->reads;
+    to->deferred += s->deferred;
+    to->tail_ms += s->tail_ms;
+    to->window_ms += s->window_ms;
+}
+
+static void boundary_params(const struct job *j, struct mm2_tail_params *prm)
+{
+    *prm = (struct mm2_tail_params){(size_t)j->cfg.tail_records,
+                                    (size_t)j->cfg.tail_window,
+                                    (size_t)j->cfg.tail_bytes,
+                                    0,
+                                    {j->cfg.headers_preserved, j->cfg.timestamps_preserved}};
+    prm->memory =
+        (size_t)(BOUNDARY_MEMORY > 2 * j->cfg.tail_bytes ? BOUNDARY_MEMORY : 2 * j->cfg.tail_bytes);
+}
+
+/* Part i's boundary inputs as read r saw them (false: no C, nothing to place). */
+static bool boundary_part(const struct ctx *x, size_t i, size_t xt, int r, struct mm2_tail_part *tp)
+{
+    const struct mm2_xpart *p = &x->ex.parts[i];
+    size_t t = x->tgt_of[i];
+
+    if (p->committed[r] < 0)
+        return false; /* no C: the plan refuses it (no-offset) */
+    *tp = (struct mm2_tail_part){p->topic,
+                                 t != (size_t)-1 ? x->tgt_tps[t].topic : NULL,
+                                 p->partition,
+                                 p->committed[r],
+                                 p->log_start[r],
+                                 p->log_end[r],
+                                 t != (size_t)-1 ? x->tgt_start[r][t] : 0,
+                                 p->target_lso[r],
+                                 x->ex.topics[xt].compacted};
+    return true;
+}
+
+/* What read r found for the m partitions of[]: read 0's kept for the second (x->early*), read 1's
+ * put in the export. */
+static enum mm2_status keep_boundary(struct ctx *x, int r, const struct mm2_tail_part *tp,
+                                     const struct mm2_bnd_result *res, const size_t *of, size_t m,
+                                     struct mm2_error *err)
+{
+    struct mm2_export *ex = &x->ex;
+
+    if (r == 0 && m > 0) {
+        x->early = calloc(ex->nparts, sizeof(*x->early));
+        x->early_res = calloc(ex->nparts, sizeof(*x->early_res));
+        x->early_read = calloc(ex->nparts, sizeof(*x->early_read));
+        if (x->early == NULL || x->early_res == NULL || x->early_read == NULL)
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    for (size_t q = 0; q < m; q++) {
+        if (r == 0) {
+            x->early[of[q]] = tp[q];
+            x->early_res[of[q]] = res[q];
+            x->early_read[of[q]] = true;
+        } else {
+            ex->parts[of[q]].boundary = res[q];
+            ex->parts[of[q]].boundary_read = true;
+        }
+    }
+    return MM2_OK;
+}
+
+/* After the second read: the classes, and how much of the read the wait took (read: the
+ * partitions read again, kept: those the early read settled). */
+static void boundary_done(struct ctx *x, const struct mm2_tail_params *prm, size_t read,
+                          size_t kept)
+{
+    struct job *j = x->j;
+
+    if (prm->k == 0) {
+        job_warn(j, "boundary: not proven ([flink] tail.records = 0): plan cannot tell whether "
+                    "a target is behind, ahead of or aligned with C");
+        return;
+    }
+    boundary_counts(j, &x->ex, &x->stats, prm->memory);
+    if (x->early_read != NULL && read == 0)
+        job_info(j,
+                 "boundary: %zu partitions read during the wait; none moved before the "
+                 "second read",
+                 kept);
+    else if (x->early_read != NULL)
+        job_info(j,
+                 "boundary: %zu partitions read during the wait; %zu read again after the "
+                 "second read (their offsets had moved)",
+                 kept + read, read);
+}
+
 /* Flink's side of the boundary (mm2_tail.h): every partition with a committed offset, its
- * target's tail placed in the source around C, the class and evidence kept in the export. */
-static enum mm2_status prove_boundary(struct ctx *x, struct mm2_error *err)
+ * target's tail placed in the source around C. Read r = 0 reads during the wait, on the first
+ * read's offsets, and keeps what it found in x->early*; read r = 1 keeps those of the early
+ * results whose inputs the second read did not change (mm2_tail_same_read), reads the others,
+ * and puts the class and evidence in the export. */
+static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *err)
 {
     struct job *j = x->j;
     struct mm2_export *ex = &x->ex;
-    struct mm2_tail_params prm = {(size_t)j->cfg.tail_records,
-                                  (size_t)j->cfg.tail_window,
-                                  (size_t)j->cfg.tail_bytes,
-                                  0,
-                                  {j->cfg.headers_preserved, j->cfg.timestamps_preserved}};
+    struct mm2_tail_params prm;
     struct mm2_tail_part *tp = calloc(ex->nparts + 1, sizeof(*tp));
     struct mm2_bnd_result *res = calloc(ex->nparts + 1, sizeof(*res));
     size_t *of = calloc(ex->nparts + 1, sizeof(*of));
     struct mm2_tail_stats stats = {0};
     struct mm2_deadline dl;
     enum mm2_status st = MM2_OK;
-    size_t m = 0;
+    size_t m = 0, kept = 0;
 
-    prm.memory =
-        (size_t)(BOUNDARY_MEMORY > 2 * j->cfg.tail_bytes ? BOUNDARY_MEMORY : 2 * j->cfg.tail_bytes);
+    boundary_params(j, &prm);
     if (tp == NULL || res == NULL || of == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     for (size_t i = 0, xt = 0; st == MM2_OK && prm.k > 0 && i < ex->nparts; i++) {
-        const struct mm2_xpart *p = &ex->parts[i];
-        size_t t = x->tgt_of[i];
-        while (xt + 1 < ex->ntopics && strcmp(ex->topics[xt].name, p->topic) != 0)
+        while (xt + 1 < ex->ntopics && strcmp(ex->topics[xt].name, ex->parts[i].topic) != 0)
             xt++; /* both sorted by topic */
-        if (p->committed[1] < 0)
-            continue; /* no C: the plan refuses it (no-offset) */
-        of[m] = i;
-        tp[m++] = (struct mm2_tail_part){p->topic,
-                                         t != (size_t)-1 ? x->tgt_tps[t].topic : NULL,
-                                         p->partition,
-                                         p->committed[1],
-                                         p->log_start[1],
-                                         p->log_end[1],
-                                         t != (size_t)-1 ? x->tgt_start[t] : 0,
-                                         p->target_lso[1],
-                                         ex->topics[xt].compacted};
+        if (!boundary_part(x, i, xt, r, &tp[m]))
+            continue;
+        if (r == 1 && x->early_read != NULL && x->early_read[i] &&
+            mm2_tail_same_read(&x->early[i], &tp[m], &prm)) {
+            ex->parts[i].boundary = x->early_res[i];
+            ex->parts[i].boundary_read = true;
+            kept++;
+            continue;
+        }
+        of[m++] = i;
     }
     job_kafka_deadline(j, &dl);
     if (st == MM2_OK && m > 0)
         st = mm2_tail_classify(j->source, j->target, tp, m, &prm, &dl, res, &stats, err);
-    for (size_t i = 0; st == MM2_OK && i < m; i++) {
-        ex->parts[of[i]].boundary = res[i];
-        ex->parts[of[i]].boundary_read = true;
-    }
-    if (st == MM2_OK && prm.k == 0)
-        job_warn(j, "boundary: not proven ([flink] tail.records = 0): plan cannot tell whether "
-                    "a target is behind, ahead of or aligned with C");
-    else if (st == MM2_OK)
-        boundary_counts(j, ex, &stats, prm.memory);
-    else
+    if (st == MM2_OK)
+        st = keep_boundary(x, r, tp, res, of, m, err);
+    if (st == MM2_OK)
+        stats_add(&x->stats, &stats);
+    if (st == MM2_OK && r == 0 && m > 0)
+        mm2_log_debug(&j->log,
+                      "boundary: %zu partitions read on the first read's offsets in %ld ms", m,
+                      stats.ms);
+    else if (st == MM2_OK && r == 1)
+        boundary_done(x, &prm, m, kept);
+    else if (st != MM2_OK)
         (void)mm2_error_prefix(err, "boundary read");
+    if (r == 1) { /* what the export's JSON will need is in ex->parts */
+        free(x->early);
+        free(x->early_res);
+        free(x->early_read);
+        x->early = NULL;
+        x->early_res = NULL;
+        x->early_read = NULL;
+    }
     free(tp);
     free(res);
     free(of);
@@ -498,7 +605,7 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     struct job *j = x->j;
     struct mm2_export *ex = &x->ex;
     struct mm2_error err = {0};
-    long t;
+    long t, read_ms;
     int rc;
 
     if (j->cfg.flink_rest_url == NULL && j->cfg.checkpoint_interval_ms <= 0) {
@@ -525,17 +632,26 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms", mm2_now_ms() - t);
     job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,
              ex->target_cluster, j->conn.name, ex->nparts);
+    x->tgt_start[0] = calloc(x->ntgt + 1, sizeof(*x->tgt_start[0]));
+    x->tgt_start[1] = calloc(x->ntgt + 1, sizeof(*x->tgt_start[1]));
+    if (x->tgt_start[0] == NULL || x->tgt_start[1] == NULL)
+        return job_fail(j, (mm2_error_set(&err, MM2_UNEXPECTED, "out of memory"), &err));
     if (read_all(x, 0, &err) != MM2_OK)
         return job_fail(j, &err);
-    job_info(j, "first read done; waiting %ld ms for the second", wait_ms);
+    /* The boundary read takes the wait's time, not its own: what the second read finds
+     * unchanged is not read again. */
+    job_info(j, "first read done; reading the boundary while waiting %ld ms for the second",
+             wait_ms);
     t = mm2_now_ms();
-    job_sleep_ms(wait_ms);
+    if (prove_boundary(x, 0, &err) != MM2_OK)
+        return job_fail(j, &err);
+    read_ms = mm2_now_ms() - t;
+    if (read_ms < wait_ms) {
+        job_sleep_ms(wait_ms - read_ms);
+        j->waited_ms += wait_ms - read_ms;
+    }
     ex->stable_wait_ms = mm2_now_ms() - t;
-    j->waited_ms += ex->stable_wait_ms;
-    x->tgt_start = calloc(x->ntgt + 1, sizeof(*x->tgt_start));
-    if (x->tgt_start == NULL)
-        return job_fail(j, (mm2_error_set(&err, MM2_UNEXPECTED, "out of memory"), &err));
-    if (read_all(x, 1, &err) != MM2_OK || prove_boundary(x, &err) != MM2_OK)
+    if (read_all(x, 1, &err) != MM2_OK || prove_boundary(x, 1, &err) != MM2_OK)
         return job_fail(j, &err);
     return write_export(x, out_path);
 }
@@ -565,6 +681,10 @@ int cmd_export(struct job *j, int argc, char **argv)
     free(x.src_tps);
     free(x.tgt_tps);
     free(x.tgt_of);
-    free(x.tgt_start);
+    free(x.tgt_start[0]);
+    free(x.tgt_start[1]);
+    free(x.early);
+    free(x.early_res);
+    free(x.early_read);
     return rc;
 }

@@ -483,3 +483,21 @@ enum mm2_status mm2_tail_classify(struct mm2_kafka *source, struct mm2_kafka *ta
     stats->ms = mm2_now_ms() - t0;
     return st;
 }
+
+static bool same_name(const char *a, const char *b)
+{
+    return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+bool mm2_tail_same_read(const struct mm2_tail_part *a, const struct mm2_tail_part *b,
+                        const struct mm2_tail_params *prm)
+{
+    int64_t slack = (int64_t)prm->slack;
+
+    return same_name(a->source_topic, b->source_topic) &&
+           same_name(a->target_topic, b->target_topic) && a->partition == b->partition &&
+           a->c == b->c && a->source_start == b->source_start &&
+           a->target_start == b->target_start && a->target_end == b->target_end &&
+           a->compacted == b->compacted &&
+           min64(a->source_end, a->c + slack) == min64(b->source_end, b->c + slack);
+}

@@ -75,4 +75,12 @@ enum mm2_status mm2_tail_classify(struct mm2_kafka *source, struct mm2_kafka *ta
                                   struct mm2_bnd_result *out, struct mm2_tail_stats *stats,
                                   struct mm2_error *err);
 
+/* Whether a read for a would read and classify exactly as one for b: the same partition, C, log
+ * starts, target end (its last stable offset) and policy, and the same source window end (the
+ * source's end matters only while it cuts the window: a source that grew past C + slack reads
+ * the same window). export reads the boundary during its wait on the first read's offsets and
+ * reads again only the partitions for which this is false after the second. */
+bool mm2_tail_same_read(const struct mm2_tail_part *a, const struct mm2_tail_part *b,
+                        const struct mm2_tail_params *prm);
+
 #endif

@@ -79,6 +79,27 @@ copy() {
   run -0 rest PUT 1 /connectors/gap/stop
 }
 
+@test "export reads the boundary during its wait and reads again only the partition its second read saw move: the class is the second read's" {
+  d=$(oj_dir mvd)
+  oj_files "$d" mvd 'mvd\\.t'
+  topics_both mvd.t:2
+  produce mvd.t 30 2
+  flink mvd-flink mvd.t 0:10,1:10
+  oj "$d" export -v --config migration.ini --out export.json --stable-wait 8 >"$d/export.out" 2>"$d/export.err" &
+  pid=$!
+  early() { grep -q "boundary: 2 partitions read on the first read's offsets" "$d/export.err"; }
+  wait_for 60 early || { kill "$pid"; cat "$d/export.err"; fail "no early boundary read"; }
+  # During the wait another writer puts one record of another seed on target partition 1: its
+  # tail no longer matches the source there.
+  "${KIT[@]}" produce --bootstrap "$BED_TGT_BOOTSTRAP" --topic mvd.t --count 1 --start 1 --partitions 2 --seed 2 >/dev/null
+  wait "$pid" || { cat "$d/export.err"; fail "export failed"; }
+  run cat "$d/export.err"
+  printf '%s\n' "$output"
+  assert_line --partial "boundary: 2 partitions read during the wait; 1 read again after the second read (their offsets had moved)"
+  assert_line --partial "boundary: the target's tails against the source around C: 1 aligned, 1 unplaced"
+  assert_equal "$(jq -c '[.partitions[] | [.partition, .boundary.class, .target_lso]]' "$d/export.json")" '[[0,"aligned",[10,10]],[1,"unplaced",[10,11]]]'
+}
+
 @test "a compacted source window is reported as compacted (its cleanup.policy read), not taken for a repartitioning" {
   d=$(oj_dir cmp)
   oj_files "$d" cmp 'cmp\\.t'

@@ -234,6 +234,43 @@ static void test_tail_refuses_a_cap_below_two_budgets(void **state)
                      MM2_USAGE);
 }
 
+/* Read again after export's second read only what would read differently: a source that grew
+ * while its window was already whole reads the same; anything else that moved does not. */
+static void test_tail_same_read_only_when_nothing_that_matters_moved(void **state)
+{
+    struct mm2_tail_params prm = {8, 8, 1 << 20, 64 << 20, {false, false}};
+    const struct mm2_tail_part a = {"s", "t", 3, 100, 5, 500, 7, 90, false};
+    struct mm2_tail_part b = a;
+    char other[] = "s";
+
+    (void)state;
+    b.source_topic = other; /* the same name in another buffer */
+    assert_true(mm2_tail_same_read(&a, &b, &prm));
+    b.source_end = 900; /* the source grew past C + slack: the same window */
+    assert_true(mm2_tail_same_read(&a, &b, &prm));
+    struct mm2_tail_part cut = a, grown = a;
+    cut.source_end = 104; /* the window ended at the log end: it grows with the log */
+    grown.source_end = 106;
+    assert_false(mm2_tail_same_read(&cut, &grown, &prm));
+    grown.source_end = 200; /* both past C + slack (108) once cut is too */
+    cut.source_end = 108;
+    assert_true(mm2_tail_same_read(&cut, &grown, &prm));
+    const struct mm2_tail_part moved[] = {
+        {"s", "t", 3, 101, 5, 500, 7, 90, false},  /* C */
+        {"s", "t", 3, 100, 6, 500, 7, 90, false},  /* source log start */
+        {"s", "t", 3, 100, 5, 500, 8, 90, false},  /* target log start */
+        {"s", "t", 3, 100, 5, 500, 7, 91, false},  /* target end: a write or an abort */
+        {"s", "t", 3, 100, 5, 500, 7, 90, true},   /* policy */
+        {"s", "t", 4, 100, 5, 500, 7, 90, false},  /* partition */
+        {"s", NULL, 3, 100, 5, 500, 7, 90, false}, /* the target partition gone */
+        {"u", "t", 3, 100, 5, 500, 7, 90, false},  /* topic */
+    };
+    for (size_t i = 0; i < sizeof(moved) / sizeof(moved[0]); i++) {
+        assert_false(mm2_tail_same_read(&a, &moved[i], &prm));
+        assert_false(mm2_tail_same_read(&moved[i], &a, &prm));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_tail_memory_cap_takes_rounds_not_memory),
         cmocka_unit_test(test_tail_partition_larger_than_the_cap_is_unread),
         cmocka_unit_test(test_tail_refuses_a_cap_below_two_budgets),
+        cmocka_unit_test(test_tail_same_read_only_when_nothing_that_matters_moved),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
