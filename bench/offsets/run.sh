@@ -18,6 +18,8 @@
 # it, each followed by one more export from IMAGE, so that both are measured twice, interleaved;
 # then once more each within the Job's CPU limit (podman --cpus, from k8s/base/job-offsets.yaml):
 # the other runs have no CPU limit, so the 2 cores hide CPU time the Job would wait for.
+# BENCH_STABLE_WAIT=SECONDS: export's --stable-wait (default 1); export reads the boundary during
+# it, so its whole time (the wait included) with and without the read is printed too.
 # Needs the image (make image). Leaves nothing behind unless MM2KIT_KEEP_BED is set.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +31,7 @@ export BED_DIR=${BED_DIR:-$root/build/bench-offsets}
 topics=${1:-40}
 parts=${2:-250}
 recs=${3:-4}
+wait_s=${BENCH_STABLE_WAIT:-1}
 total=$((topics * parts))
 py=${MM2KIT_CACHE:-/var/cache/mm2kit}/venv/bin/python3
 log() { printf 'bench/offsets: %s %s\n' "$(date -u +%T)" "$*" >&2; }
@@ -116,14 +119,18 @@ figures() {
   sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms \(([0-9]+) ms of it waiting on purpose\): ([0-9]+) Kafka requests?, ([0-9]+) REST requests?/\1 \2 \3 \4/p' "$w/last.err" |
     awk '{ print $1 - $2, $3, $4 }'
 }
+# The tool's whole wall time, its wait included (ms).
+whole() {
+  sed -nE 's/.*finished with exit code 0 in ([0-9]+) ms .*/\1/p' "$w/last.err"
+}
 tail_figures() {
   sed -nE 's/.*boundary: .* \(([0-9]+) records, ([0-9]+) requests, ([0-9]+) ms\)$/\3 \2 \1/p' "$w/last.err"
 }
-declare -A R RSS CPU EL
+declare -A R RSS CPU EL W
 # export of all partitions with the boundary read, alone: LABEL [IMAGE [CPUS]] (the baseline's
 # image, or this run's; a CPU limit)
 export_only() {
-  if ! OJ_IMAGE=${2:-} OJ_CPUS=${3:-} oj export -v --config all.ini --out "x-$1-export.json" --stable-wait 1 >/dev/null; then
+  if ! OJ_IMAGE=${2:-} OJ_CPUS=${3:-} oj export -v --config all.ini --out "x-$1-export.json" --stable-wait "$wait_s" >/dev/null; then
     cat "$w/last.err" >&2
     [ -n "${3:-}" ] || exit 1
     log "export $1 within --cpus $3 failed: left out"
@@ -132,6 +139,7 @@ export_only() {
   fi
   cp "$w/last.err" "$w/x-$1-export.err"
   R[x.$1]=$(figures)
+  W[x.$1]=$(whole)
   R[x.$1.tail]=$(tail_figures)
   read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
   RSS[x.$1]=$((kib / 1024))
@@ -142,7 +150,7 @@ run_set() { # SET: all or one
   local s=$1 step
   for step in export plan apply verify; do
     case $step in
-      export) oj export -v --config "$s.ini" --out "$s-export.json" --stable-wait 1 >/dev/null ;;
+      export) oj export -v --config "$s.ini" --out "$s-export.json" --stable-wait "$wait_s" >/dev/null ;;
       plan) oj plan -v --config "$s.ini" --export "$s-export.json" --out "$s-plan.json" >/dev/null ;;
       apply) oj apply -v --config "$s.ini" --plan "$s-plan.json" --backup "$s-backup.json" >/dev/null ;;
       verify) oj verify -v --config "$s.ini" --plan "$s-plan.json" >/dev/null ;;
@@ -157,6 +165,7 @@ run_set() { # SET: all or one
     # "MS REQUESTS RECORDS".
     if [ "$step" = export ]; then
       R[$s.tail]=$(tail_figures)
+      W[$s.export]=$(whole)
     fi
   done
 }
@@ -170,9 +179,10 @@ fi
 # right before and right after the run on all partitions: what issue 16 measures the read
 # against (export with it at most 1.5x export without it).
 notail() { # LABEL [CPUS]
-  OJ_CPUS=${2:-} oj export -v --config notail.ini --out notail-export.json --stable-wait 1 >/dev/null || { cat "$w/last.err" >&2; exit 1; }
+  OJ_CPUS=${2:-} oj export -v --config notail.ini --out notail-export.json --stable-wait "$wait_s" >/dev/null || { cat "$w/last.err" >&2; exit 1; }
   cp "$w/last.err" "$w/notail-$1-export.err"
   R[notail.$1]=$(figures)
+  W[notail.$1]=$(whole)
   read -r kib _ _ _ < <(tail -n 1 "$w/last.rss")
   RSS[notail.$1]=$((kib / 1024))
 }
@@ -273,6 +283,9 @@ if [ -n "${R[notail.before]:-}" ]; then
   echo "  with it: ${exp_all[0]} ms, ${exp_all[1]} Kafka requests, ${RSS[all.export]} MiB peak:" \
     "$(awk -v a="${exp_all[0]}" -v b="${nb[0]}" -v c="${na[0]}" 'BEGIN { m = (b + c) / 2; printf "%.2f", (m > 0) ? a / m : 0 }')x" \
     "their mean (issue 16: at most 1.5x)"
+  echo "  export's whole time, its --stable-wait ${wait_s} s included (the boundary is read during the wait):" \
+    "with it ${W[all.export]} ms, without it ${W[notail.before]} and ${W[notail.after]} ms:" \
+    "$(awk -v a="${W[all.export]}" -v b="${W[notail.before]}" -v c="${W[notail.after]}" 'BEGIN { m = (b + c) / 2; printf "%.2fx their mean, %+d ms", (m > 0) ? a / m : 0, a - m }')"
 fi
 if [ -n "${BENCH_BASE_IMAGE:-}" ]; then
   echo
@@ -283,7 +296,7 @@ if [ -n "${BENCH_BASE_IMAGE:-}" ]; then
     local a b p
     read -r -a a <<<"${R[$2]}"
     read -r -a b <<<"${R[$2.tail]:-${R[${2%.export}.tail]}}"
-    p=$([ "${EL[$2]:--}" = - ] && echo - || echo $((EL[$2] - 1000)))
+    p=$([ "${EL[$2]:--}" = - ] && echo - || echo $((EL[$2] - wait_s * 1000)))
     printf '  %-9s | %5s ms | %7s ms | %5s | %5s ms | %8s | %5s ms | %4s MiB\n' "$1" "${a[0]}" "$p" "${a[1]}" "${b[0]}" "${b[1]}" "${CPU[$2]}" "${RSS[$2]}"
   }
   x_row base1 x.base1
