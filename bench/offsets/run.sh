@@ -38,25 +38,8 @@ log() { printf 'bench/offsets: %s %s\n' "$(date -u +%T)" "$*" >&2; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 podman image exists "$IMAGE" || { log "error: image $IMAGE not found; run 'make image'"; exit 3; }
-maps_before=
-cleanup() {
-  [ -n "${MM2KIT_KEEP_BED:-}" ] || timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 || true
-  [ -z "$maps_before" ] || sysctl -qw "vm.max_map_count=$maps_before" || true
-}
+cleanup() { [ -n "${MM2KIT_KEEP_BED:-}" ] || timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-# Beyond about 15,000 partitions the bed's one broker per cluster needs more: a file open per
-# partition's active segment (containers.conf gives 20,000), two memory maps per partition (the
-# host's vm.max_map_count, raised for the run and put back) and a larger heap.
-if [ "$total" -gt 15000 ]; then
-  export BED_BROKER_NOFILE=${BED_BROKER_NOFILE:-$((total * 2 + 20000))}
-  export BED_BROKER_HEAP=${BED_BROKER_HEAP:-2g} BED_BROKER_MEMORY=${BED_BROKER_MEMORY:-4g}
-  maps=$(cat /proc/sys/vm/max_map_count)
-  if [ "$maps" -lt $((total * 3 + 65530)) ]; then
-    maps_before=$maps
-    sysctl -qw "vm.max_map_count=$((total * 3 + 65530))"
-    log "vm.max_map_count $maps -> $((total * 3 + 65530)) for the run (put back at its end)"
-  fi
-fi
 mkdir -p "$(dirname "$BED_DIR")"
 log "starting a bed of its own ($BED_NAME, 198.18.$BED_OCTET.0/24)"
 timeout 400 "$root/tests/bed/bed.sh" up 3 >"$BED_DIR.up.log" 2>&1 || { cat "$BED_DIR.up.log" >&2; exit 4; }

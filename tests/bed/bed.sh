@@ -202,9 +202,8 @@ start_broker() { # name ip [image]
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
-    ${BED_BROKER_NOFILE:+--ulimit "nofile=$BED_BROKER_NOFILE:$BED_BROKER_NOFILE"} \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
-    -e KAFKA_HEAP_OPTS="-Xmx$BED_BROKER_HEAP -Xms$BED_BROKER_HEAP" \
+    -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
     --entrypoint /bin/bash "$image" -c \
     "$format >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
