@@ -72,8 +72,11 @@ drop_stale_rules() {
 tls_bed() { [ "$BED_SECURITY" != sasl_plaintext ]; }
 tls_dir() { printf '%s/tls' "$BED_DIR"; }
 
-broker_props() { # name ip log-dir
-  local listeners="SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://127.0.0.1:9093"
+broker_props() { # name ip log-dir [node controller-ip]
+  local node=${4:-1} ctrl=${5:-127.0.0.1} roles=broker,controller
+  local listeners="SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://$ctrl:9093"
+  # A cluster of several brokers (BED_BROKERS): node 1 is the controller, on its own address.
+  [ "$node" = 1 ] || { listeners="SASL_PLAINTEXT://0.0.0.0:9092"; roles=broker; }
   local advertised="SASL_PLAINTEXT://$2:9092"
   local map="CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
   if tls_bed; then
@@ -82,9 +85,9 @@ broker_props() { # name ip log-dir
     map+=",SASL_SSL:SASL_SSL,SSL:SSL,WRONGHOST:SSL"
   fi
   cat <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:9093
+process.roles=$roles
+node.id=$node
+controller.quorum.voters=1@$ctrl:9093
 listeners=$listeners
 advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
@@ -178,9 +181,25 @@ start_zk_broker() { # name ip
     >/dev/null
 }
 
-start_broker() { # name ip [image]
-  local name=$1 ip=$2 image=${3:-$IMAGE} id logs=/tmp/kraft-logs data=()
-  id=$("$PY" -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+cluster_id() { "$PY" -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))'; }
+
+# A cluster of BED_BROKERS brokers: NAME, NAME-2, ...; broker 1 at IP is the controller.
+start_cluster() { # name ip SRC|TGT [image]
+  local b id
+  if [ "$BED_BROKERS" = 1 ]; then
+    start_broker "$1" "$2" "${4:-$IMAGE}"
+    return
+  fi
+  id=$(cluster_id)
+  start_broker "$1" "$2" "${4:-$IMAGE}" 1 "$2" "$id"
+  for b in $(seq 2 "$BED_BROKERS"); do
+    start_broker "$1-$b" "$(bed_broker_ip "$3" "$b")" "${4:-$IMAGE}" "$b" "$2" "$id"
+  done
+}
+
+start_broker() { # name ip [image [node controller-ip cluster-id]]
+  local name=$1 ip=$2 image=${3:-$IMAGE} node=${4:-1} ctrl=${5:-} id=${6:-} logs=/tmp/kraft-logs data=()
+  [ -n "$id" ] || id=$(cluster_id)
   # BED_BROKER_DATA=1: the log on the host ($BED_DIR/data/NAME), so a broker
   # stopped or killed and started again (podman start) finds its data, as a
   # pod with a persistent volume does; format is skipped once done.
@@ -190,7 +209,7 @@ start_broker() { # name ip [image]
     logs=/var/lib/kafka/logs
     data=(-v "$BED_DIR/data/$name:/var/lib/kafka:rw")
   fi
-  broker_props "${name##*-}" "$ip" "$logs" >"$BED_DIR/$name.properties"
+  broker_props "${name##*-}" "$ip" "$logs" "$node" "${ctrl:-127.0.0.1}" >"$BED_DIR/$name.properties"
   chmod 0644 "$BED_DIR/$name.properties"
   local format="kafka-storage.sh format --ignore-formatted --cluster-id=$id -c /etc/bed/server.properties"
   if tls_bed; then
@@ -203,7 +222,7 @@ start_broker() { # name ip [image]
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
-    -e KAFKA_HEAP_OPTS="-Xmx512m -Xms512m" \
+    -e KAFKA_HEAP_OPTS="-Xmx$BED_BROKER_HEAP -Xms$BED_BROKER_HEAP" \
     --entrypoint /bin/bash "$image" -c \
     "$format >/dev/null && exec kafka-server-start.sh /etc/bed/server.properties" \
     >/dev/null
@@ -325,22 +344,26 @@ up() {
   local n=${1:-3} t0=$SECONDS i
   [ -x "$PY" ] || die "the bed's Python tools are missing; run 'make deps'" 3
   podman image exists "$IMAGE" || die "image $IMAGE not found; run 'make image'" 3
+  case $BED_BROKERS in [1-9]) ;; *) die "BED_BROKERS=$BED_BROKERS: give 1 to 9" 2 ;; esac
+  if [ "$BED_BROKERS" != 1 ] && { tls_bed || [ -n "$BED_SRC_ZK_HOME" ]; }; then
+    die "BED_BROKERS=$BED_BROKERS: several brokers are for a SASL_PLAINTEXT KRaft bed only" 2
+  fi
   down
   mkdir -p "$BED_DIR"
   if tls_bed; then log "making the TLS bed's CA and certificates in $(tls_dir)"; tls_make; fi
   podman network create --subnet "$BED_SUBNET" --gateway "$BED_GW" "$BED_NET" >/dev/null
-  log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers"
+  log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers$([ "$BED_BROKERS" = 1 ] || echo " ($BED_BROKERS a cluster)")"
   if [ -n "$BED_SRC_ZK_HOME" ]; then
     [ -x "$BED_SRC_ZK_HOME/bin/kafka-server-start.sh" ] || die "BED_SRC_ZK_HOME=$BED_SRC_ZK_HOME holds no bin/kafka-server-start.sh" 3
     log "SOURCE: Kafka $(cat "$BED_SRC_ZK_HOME/VERSION.mm2kit-bed" 2>/dev/null || echo '?') with ZooKeeper"
     start_zk_broker "$BED_SRC" "$BED_SRC_IP"
   else
     [ "$BED_SRC_IMAGE" = "$IMAGE" ] || podman image exists "$BED_SRC_IMAGE" || die "BED_SRC_IMAGE $BED_SRC_IMAGE not found" 3
-    start_broker "$BED_SRC" "$BED_SRC_IP" "$BED_SRC_IMAGE"
+    start_cluster "$BED_SRC" "$BED_SRC_IP" SRC "$BED_SRC_IMAGE"
   fi
-  start_broker "$BED_TGT" "$BED_TGT_IP"
-  kit wait --bootstrap "$BED_SRC_BOOTSTRAP" --timeout 120 || { save_logs; die "SOURCE broker did not start; see $BED_DIR/logs/"; }
-  kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --timeout 120 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }
+  start_cluster "$BED_TGT" "$BED_TGT_IP" TGT
+  kit wait --bootstrap "$BED_SRC_BOOTSTRAP" --brokers "$BED_BROKERS" --timeout 180 || { save_logs; die "SOURCE broker did not start; see $BED_DIR/logs/"; }
+  kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --brokers "$BED_BROKERS" --timeout 180 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }
   # Internal topics ahead of time, compacted, config topic single-partition
   # (docs/ARCHITECTURE.md §3.1): factor 1 here, the image keeps 3.
   kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" \

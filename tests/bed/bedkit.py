@@ -62,12 +62,12 @@ def cmd_wait(a):
     while time.monotonic() < deadline:
         try:
             md = AdminClient(conf(a.bootstrap)).list_topics(timeout=min(5, a.timeout))
-            if md.brokers:
+            if len(md.brokers) >= a.brokers:
                 return 0
         except KafkaException as e:
             last = e
         time.sleep(0.5)
-    fail(4, f"no broker answered at {a.bootstrap} within {a.timeout}s ({last})")
+    fail(4, f"not {a.brokers} broker(s) registered at {a.bootstrap} within {a.timeout}s ({last})")
 
 
 def cmd_create_topics(a):
@@ -980,6 +980,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     w = sub.add_parser("wait"); w.add_argument("--bootstrap", required=True)
     w.add_argument("--timeout", type=float, default=60)
+    w.add_argument("--brokers", type=int, default=1, help="wait until this many are registered")
     ct = sub.add_parser("create-topics"); ct.add_argument("--bootstrap", required=True)
     ct.add_argument("--replication-factor", type=int, default=1)
     ct.add_argument("--timeout", type=float, default=30); ct.add_argument("topics", nargs="+")
