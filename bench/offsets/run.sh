@@ -42,8 +42,8 @@ cleanup() { [ -n "${MM2KIT_KEEP_BED:-}" ] || timeout 300 "$root/tests/bed/bed.sh
 trap cleanup EXIT
 # A container here may open 20,000 files (containers.conf), and a broker keeps each partition's
 # active segment open: beyond 15,000 partitions a cluster gets a broker per 15,000.
-if [ "$total" -gt 15000 ]; then
-  export BED_BROKERS=${BED_BROKERS:-$(((total + 14999) / 15000))}
+if [ "$total" -gt 15000 ] && [ "$BED_BROKERS" = 1 ]; then
+  export BED_BROKERS=$(((total + 14999) / 15000))
 fi
 mkdir -p "$(dirname "$BED_DIR")"
 log "starting a bed of its own ($BED_NAME, 198.18.$BED_OCTET.0/24)"
