@@ -355,6 +355,7 @@ static bool tail_key(struct parse_state *st, const char *key, const char *value)
         {"tail.records", 0, 256, offsetof(struct mm2_config, tail_records)},
         {"tail.window", 0, 100000, offsetof(struct mm2_config, tail_window)},
         {"tail.bytes", 1024, 64L * 1024 * 1024, offsetof(struct mm2_config, tail_bytes)},
+        {"tail.partitions", 1, 100000, offsetof(struct mm2_config, tail_partitions)},
         {"headers.preserved", 1, 0, offsetof(struct mm2_config, headers_preserved)},
         {"timestamps.preserved", 1, 0, offsetof(struct mm2_config, timestamps_preserved)},
     };
@@ -417,7 +418,8 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
         mm2_problems_add(st->p,
                          "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
                          "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
-                         "tail.window, tail.bytes, headers.preserved, timestamps.preserved",
+                         "tail.window, tail.bytes, tail.partitions, headers.preserved, "
+                         "timestamps.preserved",
                          st->file, key);
     }
 }
@@ -570,6 +572,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->tail_records = 8;
     out->tail_window = 64;
     out->tail_bytes = 65536;
+    out->tail_partitions = 10000;
     out->path = strdup(path);
     check_lines(text, path, p);
     if (p->n > 0)

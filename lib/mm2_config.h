@@ -11,7 +11,8 @@
  *                the boundary proof: tail.records (8; 0 to 256, 0: no proof), tail.window
  *                (64; source records read beyond the tail on each side of C, 0 to 100000),
  *                tail.bytes (65536; the most key and value bytes one read takes from a
- *                partition, 1024 to 67108864), headers.preserved and timestamps.preserved
+ *                partition, 1024 to 67108864), tail.partitions (10000; the most partitions
+ *                one read takes, 1 to 100000), headers.preserved and timestamps.preserved
  *                (false; true when the Flink job copied them unchanged, so they are compared)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *
@@ -74,6 +75,7 @@ struct mm2_config {
     long tail_records;         /* [flink] tail.records */
     long tail_window;          /* [flink] tail.window */
     long tail_bytes;           /* [flink] tail.bytes */
+    long tail_partitions;      /* [flink] tail.partitions */
     bool headers_preserved;    /* [flink] headers.preserved */
     bool timestamps_preserved; /* [flink] timestamps.preserved */
     char *connector_file;

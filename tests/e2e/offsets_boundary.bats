@@ -19,7 +19,8 @@ copy() {
 @test "export and plan classify an aborted last transaction, a copy past C and a fixed partitioner exactly; the refusals leave Connect untouched" {
   d=$(oj_dir fbd)
   oj_files "$d" fbd 'bnd[apf]\\.t'
-  printf 'headers.preserved = true\ntimestamps.preserved = true\n' >>"$d/migration.ini"
+  # Reads of 4 partitions at most: two reads, one after the other, the classes as one read's.
+  printf 'headers.preserved = true\ntimestamps.preserved = true\ntail.partitions = 4\n' >>"$d/migration.ini"
   # [flink] is the INI's last but one section: move [connector] after the new keys.
   sed -i '/^\[connector\]/,/^file/d' "$d/migration.ini"
   printf '[connector]\nfile = connector.json\n' >>"$d/migration.ini"
@@ -37,6 +38,8 @@ copy() {
   # KafkaSourceEnumerator owners) put partitions 0 and 2 both into target partition 0, 1 alone
   # into 1 (a faithful copy of it: aligned), nothing into 2.
   assert_line --partial "boundary: the target's tails against the source around C: 1 aligned, 1 ahead, 2 behind, 2 unplaced"
+  assert_line --partial "boundary: 4 of 6 partitions read"
+  assert_line --partial "boundary: 6 of 6 partitions read"
   # Their cleanup.policy is delete (read from the source, not assumed).
   assert_equal "$(jq -c '[.topics[] | select(.replicated) | .compacted] | unique' "$d/export.json")" '[false]'
   assert_equal "$(jq -c '[.partitions[] | [.topic, .partition, .boundary.class, .boundary.k, .boundary.source_last, .boundary.resume_at]]' "$d/export.json")" \

@@ -219,6 +219,7 @@ static void test_config_defaults_for_optional_keys(void **state)
     assert_int_equal(c.tail_records, 8);
     assert_int_equal(c.tail_window, 64);
     assert_int_equal(c.tail_bytes, 65536);
+    assert_int_equal(c.tail_partitions, 10000);
     assert_false(c.headers_preserved);
     assert_false(c.timestamps_preserved);
     mm2_config_free(&c);
@@ -230,12 +231,13 @@ static void test_config_tail_keys(void **state)
 
     (void)state;
     assert_valid(HEAD CONNECT FLINK
-                 "tail.records = 16\ntail.window = 0\ntail.bytes = 4096\n"
+                 "tail.records = 16\ntail.window = 0\ntail.bytes = 4096\ntail.partitions = 3\n"
                  "headers.preserved = true\ntimestamps.preserved = false\n" CONNECTOR,
                  &c);
     assert_int_equal(c.tail_records, 16);
     assert_int_equal(c.tail_window, 0);
     assert_int_equal(c.tail_bytes, 4096);
+    assert_int_equal(c.tail_partitions, 3);
     assert_true(c.headers_preserved);
     assert_false(c.timestamps_preserved);
     mm2_config_free(&c);
@@ -244,6 +246,9 @@ static void test_config_tail_keys(void **state)
     assert_one_problem(HEAD CONNECT FLINK "tail.bytes = 1k\n" CONNECTOR,
                        INI ": [flink] tail.bytes must be a whole number from 1024 to 67108864, got "
                            "\"1k\"");
+    assert_one_problem(HEAD CONNECT FLINK "tail.partitions = 0\n" CONNECTOR,
+                       INI ": [flink] tail.partitions must be a whole number from 1 to 100000, "
+                           "got \"0\"");
     assert_one_problem(HEAD CONNECT FLINK "headers.preserved = yes\n" CONNECTOR,
                        INI ": [flink] headers.preserved must be true or false, got \"yes\"");
     assert_one_problem(HEAD CONNECT FLINK "tail.window = 1\ntail.window = 2\n" CONNECTOR,
@@ -757,7 +762,8 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
                            "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
-                           "tail.window, tail.bytes, headers.preserved, timestamps.preserved");
+                           "tail.window, tail.bytes, tail.partitions, headers.preserved, "
+                           "timestamps.preserved");
     assert_one_problem(VALID "[connector]\npath = c.json\n",
                        INI ": [connector] has no key \"path\"; the key is file");
 }
