@@ -27,15 +27,26 @@ void mm2_bnd_to_json(struct pj *b, cJSON *parent, const char *key, const struct 
     if (o == NULL)
         return;
     pj_str(b, o, "class", name != NULL ? name : "");
-    pj_int(b, o, "k", (int64_t)r->k);
+    if (r->k != 0)
+        pj_int(b, o, "k", (int64_t)r->k);
     pj_int(b, o, "tail_records", (int64_t)r->tail_len);
     pj_int(b, o, "matches", (int64_t)r->matches);
-#define WRITE(f, name) pj_int_or_null(b, o, name, r->f, r->f < 0);
+#define WRITE(f, name)                                                                             \
+    if (r->f >= 0)                                                                                 \
+        pj_int(b, o, name, r->f);
     OFFSETS(WRITE)
 #undef WRITE
-    pj_str(b, o, "mismatch_target_digest", r->mismatch_target_digest);
-    pj_str(b, o, "mismatch_source_digest", r->mismatch_source_digest);
-    pj_str(b, o, "why", r->why);
+    if (r->mismatch_target_digest[0] != '\0')
+        pj_str(b, o, "mismatch_target_digest", r->mismatch_target_digest);
+    if (r->mismatch_source_digest[0] != '\0')
+        pj_str(b, o, "mismatch_source_digest", r->mismatch_source_digest);
+    if (r->why[0] != '\0')
+        pj_str(b, o, "why", r->why);
+}
+
+static bool has(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
 }
 
 static bool digest_ok(const char *s)
@@ -89,7 +100,10 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
                              "%s.class must be aligned, ahead, behind, unplaced, ambiguous, gone, "
                              "empty or unread, got \"%.16s\"",
                              where, cls);
-    if (pj_get_int(o, "k", where, 0, INT64_C(1) << 53, &v, err) != MM2_OK)
+    /* What is empty is left out (k 0, offsets none, digests and why ""): a 50,000-partition
+     * export must stay within the artifact caps (mm2_limits.h). null is read as none too. */
+    v = 0;
+    if (has(o, "k") && pj_get_int(o, "k", where, 0, INT64_C(1) << 53, &v, err) != MM2_OK)
         return MM2_CONFIG;
     out->k = (uint64_t)v;
     if (pj_get_int(o, "tail_records", where, 0, MM2_BND_TAIL_MAX, &v, err) != MM2_OK)
@@ -99,15 +113,19 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
         return MM2_CONFIG;
     out->matches = (size_t)v;
 #define READ(f, name)                                                                              \
-    if (pj_get_int_or_null(o, name, where, 0, INT64_C(1) << 53, -1, &out->f, err) != MM2_OK)       \
+    out->f = -1;                                                                                   \
+    if (has(o, name) &&                                                                            \
+        pj_get_int_or_null(o, name, where, 0, INT64_C(1) << 53, -1, &out->f, err) != MM2_OK)       \
         return MM2_CONFIG;
     OFFSETS(READ)
 #undef READ
-    if (pj_get_buf(o, "mismatch_target_digest", where, out->mismatch_target_digest,
-                   sizeof(out->mismatch_target_digest), err) != MM2_OK ||
-        pj_get_buf(o, "mismatch_source_digest", where, out->mismatch_source_digest,
-                   sizeof(out->mismatch_source_digest), err) != MM2_OK ||
-        pj_get_buf(o, "why", where, out->why, sizeof(out->why), err) != MM2_OK)
+    if ((has(o, "mismatch_target_digest") &&
+         pj_get_buf(o, "mismatch_target_digest", where, out->mismatch_target_digest,
+                    sizeof(out->mismatch_target_digest), err) != MM2_OK) ||
+        (has(o, "mismatch_source_digest") &&
+         pj_get_buf(o, "mismatch_source_digest", where, out->mismatch_source_digest,
+                    sizeof(out->mismatch_source_digest), err) != MM2_OK) ||
+        (has(o, "why") && pj_get_buf(o, "why", where, out->why, sizeof(out->why), err) != MM2_OK))
         return MM2_CONFIG;
     if (!digest_ok(out->mismatch_target_digest) || !digest_ok(out->mismatch_source_digest))
         return mm2_error_set(err, MM2_CONFIG,

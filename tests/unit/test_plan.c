@@ -2248,6 +2248,95 @@ static void placed(struct mm2_bnd_result *b, int64_t last, uint64_t k, int64_t r
     b->resume_at = resume;
 }
 
+/* orders-0's boundary object in the export's JSON. */
+static cJSON *boundary_json(cJSON *j)
+{
+    const cJSON *p;
+
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "partitions"))
+    {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "topic");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(p, "partition");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "orders") == 0 && cJSON_IsNumber(n) &&
+            n->valueint == 0)
+            return cJSON_GetObjectItemCaseSensitive(p, "boundary");
+    }
+    fail_msg("no orders-0 in the export's JSON");
+    return NULL;
+}
+
+/* orders-0's boundary as read back from j equals b. */
+static void assert_boundary_reads_back(cJSON *j, const struct mm2_bnd_result *b)
+{
+    struct mm2_export back;
+    struct mm2_error err = {0};
+    const struct mm2_bnd_result *r = NULL;
+
+    assert_int_equal(mm2_export_from_json(j, &back, &err), MM2_OK);
+    for (size_t i = 0; i < back.nparts; i++)
+        if (strcmp(back.parts[i].topic, "orders") == 0 && back.parts[i].partition == 0)
+            r = &back.parts[i].boundary;
+    assert_non_null(r);
+    assert_int_equal(r->cls, b->cls);
+    assert_int_equal(r->k, b->k);
+    assert_int_equal(r->tail_len, b->tail_len);
+    assert_int_equal(r->matches, b->matches);
+    assert_int_equal(r->tail_first, b->tail_first);
+    assert_int_equal(r->tail_last, b->tail_last);
+    assert_int_equal(r->src_first, b->src_first);
+    assert_int_equal(r->src_last, b->src_last);
+    assert_int_equal(r->resume_at, b->resume_at);
+    assert_int_equal(r->mismatch_target, b->mismatch_target);
+    assert_int_equal(r->mismatch_source, b->mismatch_source);
+    assert_int_equal(r->window_first, b->window_first);
+    assert_int_equal(r->window_last, b->window_last);
+    assert_string_equal(r->mismatch_target_digest, b->mismatch_target_digest);
+    assert_string_equal(r->mismatch_source_digest, b->mismatch_source_digest);
+    assert_string_equal(r->why, b->why);
+    mm2_export_free(&back);
+}
+
+/* The evidence leaves out what is empty (50,000 partitions must stay within the artifact caps),
+ * reads back the same, and an export that wrote every key (null, 0, "") is read as before. */
+static void test_export_boundary_leaves_out_what_is_empty(void **state)
+{
+    struct fx *f = *state;
+    struct mm2_bnd_result *b = boundary(f, MM2_BND_ALIGNED);
+    cJSON *j, *o;
+
+    placed(b, 999, 0, 1000);
+    j = export_json(&f->ex);
+    o = boundary_json(j);
+    assert_int_equal(cJSON_GetArraySize(o), 10); /* class, tail_records, matches, 7 offsets */
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "k"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "mismatch_target"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "mismatch_source_digest"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "why"));
+    assert_boundary_reads_back(j, b);
+    /* Every key, as exports before wrote them. */
+    cJSON_AddNumberToObject(o, "k", 0);
+    cJSON_AddNullToObject(o, "mismatch_target");
+    cJSON_AddNullToObject(o, "mismatch_source");
+    cJSON_AddStringToObject(o, "mismatch_target_digest", "");
+    cJSON_AddStringToObject(o, "mismatch_source_digest", "");
+    cJSON_AddStringToObject(o, "why", "");
+    assert_boundary_reads_back(j, b);
+    cJSON_Delete(j);
+    /* Unplaced: what it has is written. */
+    b = boundary(f, MM2_BND_UNPLACED);
+    b->mismatch_target = 5000;
+    b->mismatch_source = 992;
+    (void)snprintf(b->mismatch_target_digest, sizeof(b->mismatch_target_digest), "00aa11bb22cc");
+    (void)snprintf(b->mismatch_source_digest, sizeof(b->mismatch_source_digest), "33dd44ee55ff");
+    (void)snprintf(b->why, sizeof(b->why), "the tail matches no place of the source window");
+    j = export_json(&f->ex);
+    o = boundary_json(j);
+    assert_int_equal(cJSON_GetArraySize(o), 12);
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "resume_at"));
+    assert_boundary_reads_back(j, b);
+    cJSON_Delete(j);
+}
+
 static void test_plan_boundary_aligned_and_ahead_plan_as_today(void **state)
 {
     struct fx *f = *state;
@@ -2457,6 +2546,7 @@ int main(void)
         cmocka_unit_test(test_patch_body_of_an_empty_plan),
         FX_TEST(test_patch_body_keeps_large_offsets_exact),
         FX_TEST(test_plan_to_json_exact_text),
+        FX_TEST(test_export_boundary_leaves_out_what_is_empty),
         FX_TEST(test_plan_boundary_aligned_and_ahead_plan_as_today),
         FX_TEST(test_plan_boundary_behind_is_refused_naming_the_gap),
         FX_TEST(test_plan_boundary_start_at_gap_starts_mm2_at_the_first_missing_record),
