@@ -4,12 +4,14 @@
  * parsed, with one line, rather than killed by the kernel half-way (exit 137, no message).
  *
  * How they were set (docs/mm2-offsets.1, LIMITS; bench/limits measures them): a real export of
- * 50,000 partitions is 13.3 MB of JSON holding 901,424 values, its plan 13.4 MB and 551,224
- * values, and Connect's offsets answer for them 6.7 MB and 350,002 values (topic names of 35
- * characters). Once parsed, cJSON takes about 110 bytes of memory per value (a 64-byte node,
- * its key and its string), so the memory a JSON input takes follows its values more than its
- * bytes: both are capped. At the caps (78,500 partitions of that shape), plan peaks at 186 MiB
- * and verify at 145 MiB, under the Job's 256 MiB; beyond them an artifact would not fit it.
+ * 50,000 partitions, with each target's tail placed against the source around C (the boundary
+ * evidence), is 28.7 MB of JSON holding 1,451,424 values, its plan 17.1 MB and 751,226 values,
+ * and Connect's offsets answer for them 6.7 MB and 350,002 values (topic names of 35
+ * characters, 10-digit offsets). Once parsed, cJSON takes about 110 bytes of memory per value (a
+ * 64-byte node, its key and its string), so the memory a JSON input takes follows its values
+ * more than its bytes: both are capped. At 50,000 partitions plan peaks at 189 MiB and verify at
+ * 113 MiB, under the Job's 256 MiB; the values' cap lets through some 51,700 partitions of that
+ * shape, and beyond the caps an artifact would not fit it.
  */
 #ifndef MM2_LIMITS_H
 #define MM2_LIMITS_H
@@ -26,10 +28,10 @@
 #define MM2_CONFIG_FILE_MAX (256L * 1024L)
 /* The connector JSON: a MirrorSourceConnector config is about 2 KB. */
 #define MM2_CONNECTOR_FILE_MAX (1024L * 1024L)
-/* An artifact (export, plan, backup, report): 1.8 times a 50,000-partition export. */
-#define MM2_ARTIFACT_MAX (24L * 1024L * 1024L)
+/* An artifact (export, plan, backup, report): 1.17 times a 50,000-partition export. */
+#define MM2_ARTIFACT_MAX (32L * 1024L * 1024L)
 /* The values of any JSON input (files and Connect's answers), counted before cJSON parses it:
- * 1.7 times a 50,000-partition export, and what keeps a dense input (2 bytes per value) from
+ * 1.03 times a 50,000-partition export, and what keeps a dense input (2 bytes per value) from
  * taking 40 times its size once parsed. */
 #define MM2_JSON_VALUES_MAX 1500000L
 /* A Connect REST answer: the offsets of 125,000 partitions (at 134 bytes each). */

@@ -2,7 +2,9 @@
 """gen_export.py FILE TOPICS PARTITIONS CONFIG_DIGEST: an export of TOPICS x PARTITIONS replicated
 partitions as mm2-offsets export writes it once sealed (bench/limits/run.sh seals it with the
 project's own writer): topic names of 35 characters (prod.payments.settlement-events-NNN),
-offsets of 10 digits, both reads equal, Flink stopped (FINISHED), targets as large and quiet."""
+offsets of 10 digits, both reads equal, Flink stopped (FINISHED), targets as large and quiet,
+each target's tail aligned with C (the boundary evidence as export writes it: what is empty left
+out)."""
 import json
 import sys
 
@@ -17,7 +19,11 @@ for t in topics:
         c = 1234567890 + p
         parts.append({"topic": t["name"], "partition": p, "committed": [c, c],
                       "log_start": [c - 500000, c - 500000], "log_end": [c + 1000, c + 1000],
-                      "target_hw": [c + 7, c + 7], "target_lso": [c + 7, c + 7]})
+                      "target_hw": [c + 7, c + 7], "target_lso": [c + 7, c + 7],
+                      "boundary": {"class": "aligned", "tail_records": 8, "matches": 1,
+                                   "tail_first": c - 1, "tail_last": c + 6,
+                                   "source_first": c - 8, "source_last": c - 1, "resume_at": c,
+                                   "window_first": c - 72, "window_last": c + 63}})
 x = {"kind": "mm2kit.export/v1", "tool": "bench/limits", "created": "2026-01-02T03:04:05Z",
      "source_cluster_id": "Zk3XcJ1pT9qkq2mYf0w8Bg", "target_cluster_id": "Qm7YdK2qU0rlr3nZg1x9Ch",
      "connect": {"version": "4.1.0", "kafka_cluster_id": "Qm7YdK2qU0rlr3nZg1x9Ch"},

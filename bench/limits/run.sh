@@ -18,8 +18,10 @@ b=${MM2_BUILD:-$root/build}
 topics=${1:-200}
 parts=${2:-250}
 job_kib=$((256 * 1024))
-cap_bytes=$((24 * 1024 * 1024))
-cap_values=1500000
+# The caps, from the header that sets them.
+cap() { sed -nE "s/^#define $1 \(?([0-9L *]+)\)?\$/\1/p" "$root/lib/mm2_limits.h" | tr -d 'L'; }
+cap_bytes=$(($(cap MM2_ARTIFACT_MAX)))
+cap_values=$(($(cap MM2_JSON_VALUES_MAX)))
 w=$(mktemp -d /tmp/mm2-bench-limits.XXXXXX)
 fake=
 cleanup() {

@@ -41,14 +41,14 @@ over_cap() {
   assert_summary verify 3 0 0
   assert_output "$E verify: error: [connector] file: $(over_cap connector "$WORK/big.json" 1048576)"
 }
-@test "an export above 24 MiB exits 3 in plan under the Job's memory limit, before it is read" {
+@test "an export above 32 MiB exits 3 in plan under the Job's memory limit, before it is read" {
   big "$WORK/big.json"
   run -3 job_limited plan --config "$INI" --export "$WORK/big.json" --out "$WORK/plan.json"
   assert_summary plan 3 0 0
-  assert_output "$E plan: error: $(over_cap export "$WORK/big.json" 25165824)"
+  assert_output "$E plan: error: $(over_cap export "$WORK/big.json" 33554432)"
   [ ! -e "$WORK/plan.json" ]
 }
-@test "a plan above 24 MiB exits 3 in every command that reads one, under the Job's memory limit" {
+@test "a plan above 32 MiB exits 3 in every command that reads one, under the Job's memory limit" {
   local c
   big "$WORK/big.json"
   start_fake offsets-stopped
@@ -59,22 +59,22 @@ over_cap() {
       *) run -3 job_limited "$c" --config "$INI" --plan "$WORK/big.json" ;;
     esac
     assert_summary "$c" 3 0 0
-    assert_output "$E $c: error: $(over_cap plan "$WORK/big.json" 25165824)"
+    assert_output "$E $c: error: $(over_cap plan "$WORK/big.json" 33554432)"
   done
   if grep -q 'HTTP/1' "$WORK/fake.log"; then fail "Connect was asked: $(cat "$WORK/fake.log")"; fi
 }
-@test "an artifact of exactly 24 MiB is read (and refused for what it holds), one byte more is not" {
+@test "an artifact of exactly 32 MiB is read (and refused for what it holds), one byte more is not" {
   printf '{"kind": "mm2kit.export/v1"}' >"$WORK/cap.json"
-  truncate -s 25165824 "$WORK/cap.json"
+  truncate -s 33554432 "$WORK/cap.json"
   run -3 job_limited plan --config "$INI" --export "$WORK/cap.json" --out "$WORK/plan.json"
   assert_summary plan 3 0 0
   assert_output "$E plan: error: export file $WORK/cap.json holds a NUL byte; it is not text"
-  truncate -s 25165825 "$WORK/cap.json"
+  truncate -s 33554433 "$WORK/cap.json"
   run -3 job_limited plan --config "$INI" --export "$WORK/cap.json" --out "$WORK/plan.json"
   assert_summary plan 3 0 0
-  assert_output "$E plan: error: export file $WORK/cap.json is 25165825 bytes, above the cap of 25165824 bytes ($WHY); check that it is the right file"
+  assert_output "$E plan: error: export file $WORK/cap.json is 33554433 bytes, above the cap of 33554432 bytes ($WHY); check that it is the right file"
 }
-@test "a dense plan under 24 MiB but above 1,500,000 JSON values exits 3 before it is parsed" {
+@test "a dense plan under 32 MiB but above 1,500,000 JSON values exits 3 before it is parsed" {
   # 12 MB of "0," is an array of 6,000,001 values: some 500 MB once parsed by cJSON.
   timeout 10 python3 -c 'import sys; open(sys.argv[1], "w").write("[" + "0," * 6000000 + "0]")' "$WORK/dense.json"
   run -3 job_limited verify --config "$INI" --plan "$WORK/dense.json"

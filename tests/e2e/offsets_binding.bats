@@ -114,6 +114,6 @@ mm2-offsets apply: error: refused: stl.t-1: connector stl, just created, holds o
   truncate -s 300M "$d/plan.json"
   chmod 0644 "$d/plan.json"
   run -3 --separate-stderr oj "$d" apply --config migration.ini --plan plan.json
-  assert_equal "${stderr_lines[0]}" "mm2-offsets apply: error: plan file plan.json is 314572800 bytes, above the cap of 25165824 bytes (the cap that keeps the offset Job within its 256 MiB; LIMITS in mm2-offsets(1)); check that it is the right file"
+  assert_equal "${stderr_lines[0]}" "mm2-offsets apply: error: plan file plan.json is 314572800 bytes, above the cap of 33554432 bytes (the cap that keeps the offset Job within its 256 MiB; LIMITS in mm2-offsets(1)); check that it is the right file"
   connector_absent big
 }

@@ -648,7 +648,7 @@ static void test_write_refuses_what_no_reader_would_take_and_writes_nothing(void
     free(big);
     (void)snprintf(path, sizeof(path), "%s/export.json", d);
     assert_int_equal(mm2_artifact_write("export", path, t, digest, &err), MM2_CONFIG);
-    /* {"kind": ..., "x": "a...", "digest": ...}, pretty on one line: 24 MiB and the rest. */
+    /* {"kind": ..., "x": "a...", "digest": ...}, pretty on one line: 32 MiB and the rest. */
     (void)snprintf(want, sizeof(want),
                    "the export would be %zu bytes holding 4 JSON values, above the caps of %ld "
                    "and %ld (the cap that keeps the offset Job within its 256 MiB; LIMITS in "
