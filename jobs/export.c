@@ -503,8 +503,11 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
         job_kafka_deadline(j, &dl);
         st = mm2_tail_classify(j->source, j->target, tp + at, n, &prm, &dl, res + at, &cs, err);
         stats_add(&stats, &cs);
-        if (st == MM2_OK && m > chunk)
+        if (st == MM2_OK && m > chunk) {
             job_info(j, "boundary: %zu of %zu partitions read", at + n, m);
+            mm2_kafka_readers_release(j->source); /* hold one read's partitions, not all */
+            mm2_kafka_readers_release(j->target);
+        }
     }
     if (st == MM2_OK)
         st = keep_boundary(x, r, tp, res, of, m, err);

@@ -761,12 +761,8 @@ void mm2_kafka_free(struct mm2_kafka *k)
         if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
             rd_kafka_destroy_flags(k->h[i].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
         mm2k_paused_free(&k->h[i]);
-        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
-            if (k->extra[i][j].rk != NULL)
-                rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-            mm2k_paused_free(&k->extra[i][j]);
-        }
     }
+    mm2_kafka_readers_release(k);
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
     for (size_t i = 0; i < k->nhidden; i++) {
@@ -776,6 +772,19 @@ void mm2_kafka_free(struct mm2_kafka *k)
     free(k->hidden);
     free(k->secret);
     free(k);
+}
+
+void mm2_kafka_readers_release(struct mm2_kafka *k)
+{
+    if (k == NULL)
+        return;
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
+            if (k->extra[i][j].rk != NULL)
+                rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+            k->extra[i][j].rk = NULL;
+            mm2k_paused_free(&k->extra[i][j]);
+        }
 }
 
 long mm2_kafka_requests(const struct mm2_kafka *k)

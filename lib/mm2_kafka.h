@@ -276,6 +276,13 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
                                     const struct mm2_deadline *dl, struct mm2_record_list *out,
                                     bool *cut, bool *deferred, struct mm2_error *err);
 
+/* Destroys the further handles mm2_kafka_read_many made (its lanes beyond the first): a handle
+ * keeps librdkafka's state for every partition it was ever assigned, so a caller reading many
+ * partitions in turns releases them between turns to hold one turn's worth; the next read
+ * makes them again (their connections and metadata, a few requests each). Their requests stay
+ * counted. Never fails; a NULL k is ignored. */
+void mm2_kafka_readers_release(struct mm2_kafka *k);
+
 /* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
  * summed over its handles: each request is counted once, when fully written to its socket, by an
  * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts

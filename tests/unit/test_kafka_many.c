@@ -201,6 +201,29 @@ static void test_read_many_spreads_the_ranges_over_handles(void **state)
     read_every_range(f);
 }
 
+/* Released between reads, the extra handles are gone, made again by the next read, and what
+ * they sent stays counted. */
+static void test_read_many_readers_released_and_made_again(void **state)
+{
+    struct fixture *f = *state;
+    long before;
+
+    f->k->per_reader = 7;
+    read_every_range(f);
+    assert_non_null(f->k->extra[0][4].rk);
+    before = mm2_kafka_requests(f->k);
+    mm2_kafka_readers_release(f->k);
+    for (size_t j = 0; j < MM2K_READERS - 1; j++)
+        assert_null(f->k->extra[0][j].rk);
+    assert_non_null(f->k->h[0].rk); /* the first lane's is the client's own handle: kept */
+    assert_int_equal(mm2_kafka_requests(f->k), before);
+    read_every_range(f);
+    assert_non_null(f->k->extra[0][4].rk);
+    assert_true(mm2_kafka_requests(f->k) > before);
+    mm2_kafka_readers_release(NULL);
+    f->k->per_reader = MM2K_PER_READER;
+}
+
 /* One handle's failure is the read's: a range past its partition's end (t[39] holds 78
  * records) on the last of 6 handles ends the read with its message, the others' ranges read or
  * not. */
@@ -335,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_read_many_defers_what_passes_the_memory_cap),
         cmocka_unit_test(test_a_later_read_lifts_the_pause),
         cmocka_unit_test(test_read_many_spreads_the_ranges_over_handles),
+        cmocka_unit_test(test_read_many_readers_released_and_made_again),
         cmocka_unit_test(test_read_many_spread_fails_with_the_failing_handle),
         cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
