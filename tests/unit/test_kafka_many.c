@@ -216,7 +216,9 @@ static void test_read_many_readers_released_and_made_again(void **state)
     for (size_t j = 0; j < MM2K_READERS - 1; j++)
         assert_null(f->k->extra[0][j].rk);
     assert_non_null(f->k->h[0].rk); /* the first lane's is the client's own handle: kept */
-    assert_int_equal(mm2_kafka_requests(f->k), before);
+    /* Not fewer: a handle may still have sent one more (a fetch) before it was destroyed. */
+    assert_true(mm2_kafka_requests(f->k) >= before);
+    before = mm2_kafka_requests(f->k);
     read_every_range(f);
     assert_non_null(f->k->extra[0][4].rk);
     assert_true(mm2_kafka_requests(f->k) > before);
