@@ -60,9 +60,8 @@ struct ctx {
     size_t ntgt;
     int64_t *tgt_start[2]; /* the target log start offsets (ntgt), per read */
     /* The boundary read during the wait, on the first read's offsets: */
-    struct mm2_tail_part *early;      /* its inputs, by part index (read when early_res is set) */
+    struct mm2_tail_part *early;      /* its inputs by part index; source_topic NULL: not read */
     struct mm2_bnd_result *early_res; /* its results, by part index */
-    bool *early_read;                 /* by part index */
     struct mm2_tail_stats stats;      /* both reads' */
 };
 
@@ -415,15 +414,13 @@ static enum mm2_status keep_boundary(struct ctx *x, int r, const struct mm2_tail
     if (r == 0 && m > 0) {
         x->early = calloc(ex->nparts, sizeof(*x->early));
         x->early_res = calloc(ex->nparts, sizeof(*x->early_res));
-        x->early_read = calloc(ex->nparts, sizeof(*x->early_read));
-        if (x->early == NULL || x->early_res == NULL || x->early_read == NULL)
+        if (x->early == NULL || x->early_res == NULL)
             return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     }
     for (size_t q = 0; q < m; q++) {
         if (r == 0) {
             x->early[of[q]] = tp[q];
             x->early_res[of[q]] = res[q];
-            x->early_read[of[q]] = true;
         } else {
             ex->parts[of[q]].boundary = res[q];
             ex->parts[of[q]].boundary_read = true;
@@ -445,12 +442,12 @@ static void boundary_done(struct ctx *x, const struct mm2_tail_params *prm, size
         return;
     }
     boundary_counts(j, &x->ex, &x->stats, prm->memory);
-    if (x->early_read != NULL && read == 0)
+    if (x->early != NULL && read == 0)
         job_info(j,
                  "boundary: %zu partitions read during the wait; none moved before the "
                  "second read",
                  kept);
-    else if (x->early_read != NULL)
+    else if (x->early != NULL)
         job_info(j,
                  "boundary: %zu partitions read during the wait; %zu read again after the "
                  "second read (their offsets had moved)",
@@ -483,7 +480,7 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
             xt++; /* both sorted by topic */
         if (!boundary_part(x, i, xt, r, &tp[m]))
             continue;
-        if (r == 1 && x->early_read != NULL && x->early_read[i] &&
+        if (r == 1 && x->early != NULL && x->early[i].source_topic != NULL &&
             mm2_tail_same_read(&x->early[i], &tp[m], &prm)) {
             ex->parts[i].boundary = x->early_res[i];
             ex->parts[i].boundary_read = true;
@@ -524,10 +521,8 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
     if (r == 1) { /* what the export's JSON will need is in ex->parts */
         free(x->early);
         free(x->early_res);
-        free(x->early_read);
         x->early = NULL;
         x->early_res = NULL;
-        x->early_read = NULL;
     }
     free(tp);
     free(res);
@@ -699,6 +694,5 @@ int cmd_export(struct job *j, int argc, char **argv)
     free(x.tgt_start[1]);
     free(x.early);
     free(x.early_res);
-    free(x.early_read);
     return rc;
 }
