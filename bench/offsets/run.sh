@@ -132,6 +132,17 @@ tail_figures() {
   sed -nE 's/.*boundary: .* \(([0-9]+) records, ([0-9]+) requests, ([0-9]+) ms\)$/\3 \2 \1/p' "$w/last.err"
 }
 declare -A R RSS CPU EL W
+# took KEY: the last command's figures under KEY: R (figures), W (whole), and from its
+# container's /usr/bin/time, peak RSS (MiB), CPU and exec-to-exit wall time (ms).
+took() {
+  local kib usr sys el
+  R[$1]=$(figures)
+  W[$1]=$(whole)
+  read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
+  RSS[$1]=$((kib / 1024))
+  CPU[$1]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+  EL[$1]=$(awk -v e="$el" 'BEGIN { printf "%d", e * 1000 }')
+}
 # export of all partitions with the boundary read, alone: LABEL [IMAGE [CPUS]] (the baseline's
 # image, or this run's; a CPU limit)
 export_only() {
@@ -143,13 +154,8 @@ export_only() {
     return 0
   fi
   cp "$w/last.err" "$w/x-$1-export.err"
-  R[x.$1]=$(figures)
-  W[x.$1]=$(whole)
+  took "x.$1"
   R[x.$1.tail]=$(tail_figures)
-  read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
-  RSS[x.$1]=$((kib / 1024))
-  CPU[x.$1]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
-  EL[x.$1]=$(awk -v e="$el" 'BEGIN { printf "%d", e * 1000 }')
 }
 run_set() { # SET: all or one
   local s=$1 step
@@ -161,17 +167,10 @@ run_set() { # SET: all or one
       verify) oj verify -v --config "$s.ini" --plan "$s-plan.json" >/dev/null ;;
     esac || { cat "$w/last.err" >&2; exit 1; }
     cp "$w/last.err" "$w/$s-$step.err"
-    R[$s.$step]=$(figures)
-    read -r kib usr sys el < <(tail -n 1 "$w/last.rss")
-    RSS[$s.$step]=$((kib / 1024))
-    CPU[$s.$step]=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
-    EL[$s.$step]=$(awk -v e="$el" 'BEGIN { printf "%d", e * 1000 }')
+    took "$s.$step"
     # export's boundary read (the targets' tails and the sources around C), from its own line:
     # "MS REQUESTS RECORDS".
-    if [ "$step" = export ]; then
-      R[$s.tail]=$(tail_figures)
-      W[$s.export]=$(whole)
-    fi
+    [ "$step" != export ] || R[$s.tail]=$(tail_figures)
   done
 }
 log "mm2-offsets on $parts partitions (one topic), then on $total"
@@ -186,10 +185,7 @@ fi
 notail() { # LABEL [CPUS]
   OJ_CPUS=${2:-} oj export -v --config notail.ini --out notail-export.json --stable-wait "$wait_s" >/dev/null || { cat "$w/last.err" >&2; exit 1; }
   cp "$w/last.err" "$w/notail-$1-export.err"
-  R[notail.$1]=$(figures)
-  W[notail.$1]=$(whole)
-  read -r kib _ _ _ < <(tail -n 1 "$w/last.rss")
-  RSS[notail.$1]=$((kib / 1024))
+  took "notail.$1"
 }
 if [ "${BENCH_NOTAIL:-1}" = 1 ]; then
   sed 's/^\[flink\]$/[flink]\ntail.records = 0/' "$w/all.ini" >"$w/notail.ini"
