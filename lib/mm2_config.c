@@ -16,13 +16,29 @@
 
 #define VALUE_MAX 4096
 
+/* [flink]'s boundary proof keys (mm2_tail.h), each seen at most once (seen_tail has one flag a
+ * key: the table sizes it). */
+static const struct {
+    const char *key;
+    long min, max; /* a number; min > max: true or false */
+    size_t offset;
+} tail_keys[] = {
+    {"tail.records", 0, 256, offsetof(struct mm2_config, tail_records)},
+    {"tail.window", 0, 100000, offsetof(struct mm2_config, tail_window)},
+    {"tail.bytes", 1024, 64L * 1024 * 1024, offsetof(struct mm2_config, tail_bytes)},
+    {"tail.partitions", 1, 100000, offsetof(struct mm2_config, tail_partitions)},
+    {"headers.preserved", 1, 0, offsetof(struct mm2_config, headers_preserved)},
+    {"timestamps.preserved", 1, 0, offsetof(struct mm2_config, timestamps_preserved)},
+};
+#define NTAIL_KEYS (sizeof(tail_keys) / sizeof(tail_keys[0]))
+
 struct parse_state {
     struct mm2_config *c;
     struct mm2_problems *p;
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
     bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
-        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[5];
+        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[NTAIL_KEYS];
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -344,39 +360,26 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
     }
 }
 
-/* [flink]'s boundary proof keys (mm2_tail.h); false when key is none of them. */
+/* Sets one of tail_keys from value; false when key is none of them. */
 static bool tail_key(struct parse_state *st, const char *key, const char *value)
 {
-    static const struct {
-        const char *key;
-        long min, max; /* a number; min > max: true or false */
-        size_t offset;
-    } keys[] = {
-        {"tail.records", 0, 256, offsetof(struct mm2_config, tail_records)},
-        {"tail.window", 0, 100000, offsetof(struct mm2_config, tail_window)},
-        {"tail.bytes", 1024, 64L * 1024 * 1024, offsetof(struct mm2_config, tail_bytes)},
-        {"tail.partitions", 1, 100000, offsetof(struct mm2_config, tail_partitions)},
-        {"headers.preserved", 1, 0, offsetof(struct mm2_config, headers_preserved)},
-        {"timestamps.preserved", 1, 0, offsetof(struct mm2_config, timestamps_preserved)},
-    };
-
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        char *dst = (char *)st->c + keys[i].offset;
-        if (strcmp(key, keys[i].key) != 0)
+    for (size_t i = 0; i < NTAIL_KEYS; i++) {
+        char *dst = (char *)st->c + tail_keys[i].offset;
+        if (strcmp(key, tail_keys[i].key) != 0)
             continue;
         if (!once(st, &st->seen_tail[i], "flink", key))
             return true;
-        if (keys[i].min > keys[i].max) {
+        if (tail_keys[i].min > tail_keys[i].max) {
             if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
                 *(bool *)dst = strcmp(value, "true") == 0;
             else
                 mm2_problems_add(st->p, "%s: [flink] %s must be true or false, got \"%.40s\"",
                                  st->file, key, value);
-        } else if (mm2_parse_long(value, keys[i].min, keys[i].max, (long *)dst) != 0) {
+        } else if (mm2_parse_long(value, tail_keys[i].min, tail_keys[i].max, (long *)dst) != 0) {
             mm2_problems_add(st->p,
                              "%s: [flink] %s must be a whole number from %ld to %ld, got "
                              "\"%.40s\"",
-                             st->file, key, keys[i].min, keys[i].max, value);
+                             st->file, key, tail_keys[i].min, tail_keys[i].max, value);
         }
         return true;
     }

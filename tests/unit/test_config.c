@@ -254,6 +254,17 @@ static void test_config_tail_keys(void **state)
     assert_one_problem(HEAD CONNECT FLINK "tail.window = 1\ntail.window = 2\n" CONNECTOR,
                        INI ": [flink] tail.window is given twice (or continued on an indented "
                            "line); give it once");
+    /* The last key of the table too: each has its own flag (a table longer than its flags
+     * wrote past them; the fuzzer found it). */
+    assert_one_problem(HEAD CONNECT FLINK
+                       "timestamps.preserved = true\ntimestamps.preserved = false\n" CONNECTOR,
+                       INI ": [flink] timestamps.preserved is given twice (or continued on an "
+                           "indented line); give it once");
+    /* ... and its flag is its own: after an unknown section was noted, given once, it is
+     * given once. */
+    assert_one_problem(VALID "[sink]\nx = 1\n[flink]\ntimestamps.preserved = true\n",
+                       INI ": unknown section [sink]; the sections are source, target, connect, "
+                           "flink, connector");
 }
 
 static void test_config_empty_file_names_every_required_part(void **state)
