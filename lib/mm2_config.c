@@ -418,12 +418,15 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
         if (once(st, &st->seen_mapping, "flink", key))
             parse_mapping(st, value);
     } else if (!tail_key(st, key, value)) {
+        char tails[256] = "";
+        size_t at = 0;
+
+        for (size_t i = 0; i < NTAIL_KEYS && at < sizeof(tails); i++)
+            at += (size_t)snprintf(tails + at, sizeof(tails) - at, ", %s", tail_keys[i].key);
         mm2_problems_add(st->p,
                          "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
-                         "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
-                         "tail.window, tail.bytes, tail.partitions, headers.preserved, "
-                         "timestamps.preserved",
-                         st->file, key);
+                         "job.id, checkpoint.interval.seconds, topic.mapping%s",
+                         st->file, key, tails);
     }
 }
 
