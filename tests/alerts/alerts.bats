@@ -48,10 +48,18 @@ load prom
   run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
   # The task's producer refuses every record as too large: RecordTooLargeException, not retriable.
   run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-fail 'al\.fail' '{"tasks.max":"1","producer.override.max.request.size":"64"}')"
-  wait_for 60 bash -c "curl -sf http://$(bed_worker_ip 1):8088/connectors/al-fail/status | jq -e '.tasks[0].state == \"FAILED\"' >/dev/null" ||
+  # How soon the task fails is Connect's: it throws only when it hands the
+  # producer a record after the one refused, and its consumer's next fetch was
+  # seen to take from under a second to 30 s.  A rebalance right after the two
+  # creations may also start the failed task again on another worker, to fail
+  # once more (another 30 s at worst): the alert's `for` restarts each time.
+  # So each wait starts from the step before, the last with room for one more.
+  wait_for 90 bash -c "curl -sf http://$(bed_worker_ip 1):8088/connectors/al-fail/status | jq -e '.tasks[0].state == \"FAILED\"' >/dev/null" ||
     fail "the task did not fail: $(rest GET 1 /connectors/al-fail/status)"
-  wait_for 40 alert_matches firing MM2TaskFailed connector=al-fail severity=critical ||
-    fail "MM2TaskFailed not firing: $(alerts)"
+  wait_for 60 failed_tasks_seen al-fail 1 ||
+    fail "Prometheus does not see the FAILED task: $(failed_tasks_history al-fail); status: $(rest GET 1 /connectors/al-fail/status)"
+  wait_for 60 alert_matches firing MM2TaskFailed connector=al-fail severity=critical ||
+    fail "MM2TaskFailed not firing: $(alerts); failed tasks seen: $(failed_tasks_history al-fail); status: $(rest GET 1 /connectors/al-fail/status)"
   run -0 alerts
   assert_output --partial '"summary":"MirrorMaker 2 connector al-fail has 1 FAILED task(s)"'
   # The fix, then the restart the alert's description asks for.

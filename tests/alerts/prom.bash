@@ -110,6 +110,20 @@ connector_tasks_running() {
     jq -e --argjson n "$2" '.connector.state == "RUNNING" and (.tasks | length == $n) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
 
+# failed_tasks_seen CONNECTOR N: Prometheus's last sample of the workers'
+# FAILED-task gauge, summed as MM2TaskFailed sums it, is N.
+failed_tasks_seen() {
+  [ "$(query_value "sum(kafka_connect_worker_connector_connector_failed_task_count{connector=\"$1\"})")" = "$2" ]
+}
+
+# failed_tasks_history CONNECTOR: that gauge over the last 2 minutes, per
+# worker, as each change "value@unix time" (a task restarted by a rebalance
+# shows as 1 then 0 then 1; a gap in the scrapes is not shown).
+failed_tasks_history() {
+  curl -sf -m 10 --data-urlencode "query=kafka_connect_worker_connector_connector_failed_task_count{connector=\"$1\"}[2m]" "$PROM/api/v1/query" |
+    jq -c '[.data.result[] | {(.metric.instance): (reduce .values[] as $s ([]; if length > 0 and .[-1][0] == $s[1] then . else . + [[$s[1], ($s[0] | floor)]] end) | map("\(.[0])@\(.[1])") | join(" "))}] | add'
+}
+
 # group_settled SECONDS: every scraped worker finished its last rebalance at
 # least SECONDS ago and none is rebalancing (as Prometheus last saw them).
 group_settled() {
