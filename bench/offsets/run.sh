@@ -40,6 +40,7 @@ total=$((topics * parts))
 py=${MM2KIT_CACHE:-/var/cache/mm2kit}/venv/bin/python3
 log() { printf 'bench/offsets: %s %s\n' "$(date -u +%T)" "$*" >&2; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; } # A B: A / B
 
 podman image exists "$IMAGE" || { log "error: image $IMAGE not found; run 'make image'"; exit 3; }
 cleanup() { [ -n "${MM2KIT_KEEP_BED:-}" ] || timeout 300 "$root/tests/bed/bed.sh" down >/dev/null 2>&1 || true; }
@@ -309,14 +310,14 @@ echo
 echo "export's boundary read (each target's last records and the source around C, in export above):"
 echo "  $parts partitions: ${tail_one[0]} ms, ${tail_one[1]} Kafka requests, ${tail_one[2]} records;" \
   "$total partitions: ${tail_all[0]} ms, ${tail_all[1]} Kafka requests, ${tail_all[2]} records"
-echo "  export with it / export less its time ($total partitions): $(awk -v a="${exp_all[0]}" -v b="${tail_all[0]}" 'BEGIN { printf "%.2f", (a - b > 0) ? a / (a - b) : 0 }')"
+echo "  export with it / export less its time ($total partitions): $(ratio "${exp_all[0]}" $((exp_all[0] - tail_all[0])))"
 if [ -n "${R[notail.before]:-}" ]; then
   read -r -a nb <<<"${R[notail.before]}"
   read -r -a na <<<"${R[notail.after]}"
   echo "  export without it ([flink] tail.records = 0), run right before and right after: ${nb[0]} and ${na[0]} ms," \
     "${nb[1]} and ${na[1]} Kafka requests, ${RSS[notail.before]} and ${RSS[notail.after]} MiB peak"
   echo "  with it: ${exp_all[0]} ms, ${exp_all[1]} Kafka requests, ${RSS[all.export]} MiB peak:" \
-    "$(awk -v a="${exp_all[0]}" -v b="${nb[0]}" -v c="${na[0]}" 'BEGIN { m = (b + c) / 2; printf "%.2f", (m > 0) ? a / m : 0 }')x" \
+    "$(ratio "${exp_all[0]}" $(((nb[0] + na[0]) / 2)))x" \
     "their mean (issue 16: at most 1.5x)"
   echo "  export's whole time, its --stable-wait ${wait_s} s included (the boundary is read during the wait):" \
     "with it ${W[all.export]} ms, without it ${W[notail.before]} and ${W[notail.after]} ms:" \
@@ -357,13 +358,13 @@ echo "mm2-offsets, machine part (export's reads, plan, apply, verify): $tot_one 
 read -r -a fa <<<"${FLOOR[after]}"
 read -r -a fb <<<"${FLOOR[before]}"
 read -r -a fw <<<"${FLOOR[warmup]}"
-usual=$((t2 - t0 + fa[0] + fa[1] + fa[2]))
+floor_b=$((fb[0] + fb[1] + fb[2]))
+floor_a=$((fa[0] + fa[1] + fa[2]))
+usual=$((t2 - t0 + floor_a))
 echo "usual way, $total partitions: kafka-consumer-groups.sh --describe $((t1 - t0)) ms (JVM included), script $((t2 - t1)) ms,"
 echo "  create STOPPED + wait ${fa[0]} ms, one PATCH ${fa[1]} ms, GET back until all listed ${fa[2]} ms: $usual ms in all,"
 echo "  and none of the checks (no second read, no log start/end, no target state, no digest, no verify of values)"
-echo "ratio, machine part: usual way / mm2-offsets = $(awk -v a="$usual" -v b="$tot_all" 'BEGIN { printf "%.2f", a / b }')"
-floor_b=$((fb[0] + fb[1] + fb[2]))
-floor_a=$((fa[0] + fa[1] + fa[2]))
+echo "ratio, machine part: usual way / mm2-offsets = $(ratio "$usual" "$tot_all")"
 floor=$(((floor_b + floor_a) / 2))
 # export's whole time less the --stable-wait asked: what the operator waits for beyond the wait
 # itself, the boundary read (done during the wait) counted only for what passes it.
@@ -373,10 +374,10 @@ echo "Connect's own floor (create STOPPED + wait + PATCH + GET back until all li
 echo "  another connector name right before mm2-offsets' run and right after it (the workers warmed up"
 echo "  by the same calls once before, not counted: ${fw[0]} + ${fw[1]} + ${fw[2]} ms):"
 echo "  before ${fb[0]} + ${fb[1]} + ${fb[2]} = $floor_b ms, after ${fa[0]} + ${fa[1]} + ${fa[2]} = $floor_a ms, mean $floor ms"
-echo "  mm2-offsets' machine part / floor = $(awk -v a="$tot_all" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') (goal: at most 1.30)"
+echo "  mm2-offsets' machine part / floor = $(ratio "$tot_all" "$floor") (goal: at most 1.30)"
 echo "  with export counted as its whole time less the ${wait_s} s it waits on purpose ($beyond ms, the"
-echo "  boundary read inside the wait): $tot_beyond ms, $(awk -v a="$tot_beyond" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') x the floor"
-echo "  apply alone (its own create, PATCH and read back are the floor's three calls): $(awk -v a="${R[all.apply]%% *}" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') x the floor"
+echo "  boundary read inside the wait): $tot_beyond ms, $(ratio "$tot_beyond" "$floor") x the floor"
+echo "  apply alone (its own create, PATCH and read back are the floor's three calls): $(ratio "${R[all.apply]%% *}" "$floor") x the floor"
 echo
 echo "where apply's time went, $total partitions (its -v phases):"
 sed -nE 's/^mm2-offsets apply: debug: (.*: [0-9]+ ms)$/  \1/p' "$w/all-apply.err"
