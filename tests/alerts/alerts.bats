@@ -54,7 +54,7 @@ load prom
   # creations may also start the failed task again on another worker, to fail
   # once more (another 30 s at worst): the alert's `for` restarts each time.
   # So each wait starts from the step before, the last with room for one more.
-  wait_for 90 bash -c "curl -sf http://$(bed_worker_ip 1):8088/connectors/al-fail/status | jq -e '.tasks[0].state == \"FAILED\"' >/dev/null" ||
+  wait_for 90 task_state_is al-fail 0 FAILED ||
     fail "the task did not fail: $(rest GET 1 /connectors/al-fail/status)"
   wait_for 60 failed_tasks_seen al-fail 1 ||
     fail "Prometheus does not see the FAILED task: $(failed_tasks_history al-fail); status: $(rest GET 1 /connectors/al-fail/status)"

@@ -110,6 +110,12 @@ connector_tasks_running() {
     jq -e --argjson n "$2" '.connector.state == "RUNNING" and (.tasks | length == $n) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
 
+# task_state_is CONNECTOR TASK STATE: the task's state, as worker 1 tells it.
+task_state_is() {
+  rest GET 1 "/connectors/$1/status" 2>/dev/null |
+    jq -e --argjson t "$2" --arg s "$3" 'any(.tasks[]; .id == $t and .state == $s)' >/dev/null
+}
+
 # failed_tasks_seen CONNECTOR N: Prometheus's last sample of the workers'
 # FAILED-task gauge, summed as MM2TaskFailed sums it, is N.
 failed_tasks_seen() {
@@ -120,8 +126,8 @@ failed_tasks_seen() {
 # worker, as each change "value@unix time" (a task restarted by a rebalance
 # shows as 1 then 0 then 1; a gap in the scrapes is not shown).
 failed_tasks_history() {
-  curl -sf -m 10 --data-urlencode "query=kafka_connect_worker_connector_connector_failed_task_count{connector=\"$1\"}[2m]" "$PROM/api/v1/query" |
-    jq -c '[.data.result[] | {(.metric.instance): (reduce .values[] as $s ([]; if length > 0 and .[-1][0] == $s[1] then . else . + [[$s[1], ($s[0] | floor)]] end) | map("\(.[0])@\(.[1])") | join(" "))}] | add'
+  query "kafka_connect_worker_connector_connector_failed_task_count{connector=\"$1\"}[2m]" |
+    jq -c '[.[] | {(.metric.instance): (reduce .values[] as $s ([]; if length > 0 and .[-1][0] == $s[1] then . else . + [[$s[1], ($s[0] | floor)]] end) | map("\(.[0])@\(.[1])") | join(" "))}] | add'
 }
 
 # group_settled SECONDS: every scraped worker finished its last rebalance at
