@@ -13,19 +13,34 @@ DESTDIR ?=
 VERSION ?= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CC      ?= cc
+# BUILD: where everything built goes (make cold-build uses a folder of its own).
+BUILD   ?= build
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 # librdkafka is not Debian 12's 2.0.2 (its SCRAM logins fail on Kafka 4.x, librdkafka#4895) but a
 # pinned, checksummed release that scripts/librdkafka.sh builds once into the cache; linked
 # statically (rdkafka-static), so no binary depends on the cache's path at run time.
-RDKAFKA_PREFIX := $(shell scripts/librdkafka.sh --prefix)
+# MM2KIT_CACHE is passed to the script and exported, so that a cache given on the command line
+# (make MM2KIT_CACHE=/tmp/c) is the one every recipe and script below uses.
+MM2KIT_CACHE ?= /var/cache/mm2kit
+export MM2KIT_CACHE
+RDKAFKA_PREFIX := $(shell MM2KIT_CACHE='$(MM2KIT_CACHE)' scripts/librdkafka.sh --prefix)
 RDKAFKA_LIB    := $(RDKAFKA_PREFIX)/lib/librdkafka.a
 PKGS    := libcurl libcjson inih libcap rdkafka-static libcrypto
 PKG_CONFIG := PKG_CONFIG_PATH='$(RDKAFKA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))' pkg-config
+# What pkg-config says is asked once librdkafka is built, never while this Makefile is read: on
+# a new machine rdkafka-static.pc does not exist yet, and a pkg-config run then fails as a whole
+# (it once left every binary linked with no libraries). The answers go to two files that every
+# compile and link depends on; a pkg-config failure stops the build with its own message, and
+# the variables below read the files only inside recipes (never use them in a := or an $(eval)
+# that is not escaped with $$).
+PKG_DIR    = $(BUILD)/pkg
+PKG_FILES := $(PKG_DIR)/cflags $(PKG_DIR)/libs
+pkg_read   = $(or $(strip $(file <$(PKG_DIR)/$(1))),$(error $(PKG_DIR)/$(1) is empty or missing; run make again, or make clean))
 # Their headers are system headers (-isystem): -Wextra is for our code, not theirs (2.8.0's
 # rdkafka.h declares a function returning const int).
-PKG_CFLAGS = $(patsubst -I%,-isystem%,$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS = $(patsubst -I%,-isystem%,$(call pkg_read,cflags))
+PKG_LIBS   = $(call pkg_read,libs)
 
 REQ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
               -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
@@ -42,11 +57,11 @@ Q := @
 endif
 
 ifeq ($(SAN),1)
-B        := build/san
+B        := $(BUILD)/san
 ALL_CFLAGS  = $(CFLAGS) $(SAN_FLAGS) $(REQ_CFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS) -Wl,--as-needed
 else
-B        := build
+B        := $(BUILD)
 ALL_CFLAGS  = $(CFLAGS) $(HARDEN_CFLAGS) $(REQ_CFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LDFLAGS)
 endif
@@ -61,20 +76,20 @@ define bin_rule
 $(2)_SRC := $$(sort $$(wildcard $(1)/*.c))
 ifneq ($$($(2)_SRC),)
 BINS += $(B)/$(2)
-$(B)/$(2): $$($(2)_SRC:%.c=$(B)/%.o) $(LIB_A)
+$(B)/$(2): $$($(2)_SRC:%.c=$(B)/%.o) $(LIB_A) $(PKG_FILES)
 	@echo "  LD      $$@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $$@ $$^ $(PKG_LIBS)
+	$(Q)$$(CC) $$(ALL_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $$(PKG_LIBS)
 endif
 endef
 $(foreach d,$(BIN_DIRS),$(eval $(call bin_rule,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))))))
 
 MAN_PAGES := $(wildcard docs/*.1)
-LINT_VENV ?= $(or $(MM2KIT_CACHE),/var/cache/mm2kit)/lint-venv
+LINT_VENV ?= $(MM2KIT_CACHE)/lint-venv
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all bins unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
+.PHONY: all bins cold-build unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
         alerts-check alerts-e2e kube-e2e kube-up kube-down tls-e2e tls-e2e-short
 .DEFAULT_GOAL := all
@@ -86,7 +101,17 @@ bins: $(BINS)
 $(RDKAFKA_LIB): scripts/librdkafka.sh
 	$(Q)scripts/librdkafka.sh
 
-$(B)/%.o: %.c $(RDKAFKA_LIB)
+# pkg-config's answers, once librdkafka is there (see PKG_DIR above); written whole or not at all.
+$(PKG_FILES) &: $(RDKAFKA_LIB) Makefile
+	@mkdir -p $(PKG_DIR)
+	@echo "  PKGCONF $(PKGS)"
+	$(Q)c=$$($(PKG_CONFIG) --cflags $(PKGS)) && l=$$($(PKG_CONFIG) --libs $(PKGS)) || \
+	  { echo "pkg-config could not resolve $(PKGS) (message above); make deps installs the system ones, scripts/librdkafka.sh builds rdkafka-static" >&2; exit 1; }; \
+	case " $$l " in *"/librdkafka.a "*) ;; *) echo "pkg-config --libs $(PKGS) names no librdkafka.a: $$l" >&2; exit 1 ;; esac; \
+	printf '%s\n' "$$c" >$(PKG_DIR)/cflags.tmp && printf '%s\n' "$$l" >$(PKG_DIR)/libs.tmp && \
+	mv $(PKG_DIR)/cflags.tmp $(PKG_DIR)/cflags && mv $(PKG_DIR)/libs.tmp $(PKG_DIR)/libs
+
+$(B)/%.o: %.c $(RDKAFKA_LIB) | $(PKG_FILES)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -123,7 +148,12 @@ $(B)/tests/fake_kafka: $(B)/tests/cli/fake_kafka.o
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 cli: $(BINS) $(B)/tests/fake_launcher $(B)/tests/seal-artifact $(B)/tests/fake_kafka $(B)/tests/exit-table
-	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats tests/cli
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats tests/cli
+
+# A new machine's first make, every time (tests/cold-build): the binaries from an empty
+# MM2KIT_CACHE into a folder of their own, librdkafka built from the tarball already fetched.
+cold-build:
+	$(Q)tests/cold-build
 
 san-unit:
 	$(Q)$(MAKE) --no-print-directory SAN=1 unit
@@ -131,22 +161,22 @@ san-cli:
 	$(Q)$(MAKE) --no-print-directory SAN=1 cli
 
 # libFuzzer on mm2-offsets' parsers (tests/fuzz/README.md): each tests/fuzz/fuzz_NAME.c with
-# lib/ under ASan+UBSan into build/fuzz/, run FUZZ_SECONDS each on a copy of
+# lib/ under ASan+UBSan into $(BUILD)/fuzz/, run FUZZ_SECONDS each on a copy of
 # tests/fuzz/corpus/NAME (the committed corpus never grows); any crash, leak or sanitizer
 # report fails. A different clang: make fuzz FUZZ_CC=clang-16.
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 20
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=all
-FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
 
-build/fuzz/obj/%.o: %.c $(RDKAFKA_LIB)
+$(BUILD)/fuzz/obj/%.o: %.c $(RDKAFKA_LIB) | $(PKG_FILES)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(REQ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(FUZZ_BIN): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
+$(FUZZ_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJ)
 	@echo "  FUZZLD  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -160,11 +190,11 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 # All of tests/e2e on the image's Kafka, but the test of mm2-offsets' refusal of an
 # unsupported Connect, which only make compat runs, on such a version (tests/compat/versions).
 e2e: image $(B)/tests/connect-patch
-	$(Q)MM2_BUILD=$(CURDIR)/$(B) tests/run-bats --filter-tags '!compat-unsupported' tests/e2e
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported' tests/e2e
 
 # The 409-under-churn test alone: it depends on chance (see the test).
 e2e-churn: image $(B)/tests/connect-patch
-	$(Q)MM2_E2E_CHURN=1 MM2_BUILD=$(CURDIR)/$(B) bats --formatter tap --filter "real HTTP 409s" tests/e2e/offsets.bats
+	$(Q)MM2_E2E_CHURN=1 MM2_BUILD=$(abspath $(B)) bats --formatter tap --filter "real HTTP 409s" tests/e2e/offsets.bats
 
 # The manifests on a real single-node Kubernetes (tests/kube/cluster.sh: built from the Go
 # module proxy once, cached): the cluster and the bed's brokers start, the 7 proofs of
@@ -216,7 +246,7 @@ compat-short: deps
 # Figures beside their baselines, measured in the same run (not tests).
 bench: all $(B)/tests/seal-artifact
 	$(Q)bench/entrypoint/run.sh 500 $(if $(BED),--bed)
-	$(Q)MM2_BUILD=$(CURDIR)/$(B) bench/limits/run.sh
+	$(Q)MM2_BUILD=$(abspath $(B)) bench/limits/run.sh
 	$(Q)bench/listoffsets/run.sh
 	$(Q)bench/tail/run.sh
 	$(Q)bench/probe/https.sh 500
@@ -226,7 +256,7 @@ bench: all $(B)/tests/seal-artifact
 
 # ---- quality -------------------------------------------------------------------------------
 C_FILES  = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
-SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'scripts/*' ':!scripts/banned-functions' 'tests/run-*' 'tests/memcheck-cli' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
+SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'scripts/*' ':!scripts/banned-functions' 'tests/run-*' 'tests/memcheck-cli' 'tests/cold-build' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
 BATS_FILES = $(shell git ls-files '*.bats' 2>/dev/null)
 
 lint: fmt-check
@@ -341,8 +371,9 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory k8s-check
 	$(Q)$(MAKE) --no-print-directory unit san-unit
 # The two CLI suites side by side: most of their time is spent waiting on fake
-# servers and deadlines, not on a core; -Otarget prints each one whole when done.
-	$(Q)$(MAKE) --no-print-directory -j2 -Otarget cli san-cli
+# servers and deadlines, not on a core; -Otarget prints each one whole when done. The cold
+# build (librdkafka and the binaries from an empty cache) uses the cores they leave idle.
+	$(Q)$(MAKE) --no-print-directory -j3 -Otarget cli san-cli cold-build
 # libFuzzer and valgrind each keep one core busy: side by side, 8 s per fuzz target
 # (make fuzz alone runs FUZZ_SECONDS=20).
 	$(Q)$(MAKE) --no-print-directory -j2 -Otarget fuzz memcheck FUZZ_SECONDS=8
@@ -355,4 +386,4 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory tls-e2e-short
 
 clean:
-	rm -rf build
+	rm -rf $(BUILD)

@@ -15,8 +15,11 @@ mkdir -p "$(dirname "$bin")"
 "$root/scripts/librdkafka.sh"
 export PKG_CONFIG_PATH
 PKG_CONFIG_PATH=$("$root/scripts/librdkafka.sh" --prefix)/lib/pkgconfig
-# shellcheck disable=SC2046 # pkg-config's flags are words
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$bin" "$here/listoffsets.c" $(pkg-config --cflags --libs rdkafka-static | sed 's/-I/-isystem/g')
+# Asked first and alone, so that a pkg-config failure stops the script (set -e) instead of
+# leaving the compiler with no flags.
+flags_line=$(pkg-config --cflags --libs rdkafka-static | sed 's/-I/-isystem/g')
+read -ra flags <<<"$flags_line"
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$bin" "$here/listoffsets.c" "${flags[@]}"
 
 echo "bench/listoffsets: rd_kafka_offsets_for_times, librdkafka $(pkg-config --modversion rdkafka-static), $parts partitions a topic,"
 echo "best of 3 rounds (of 1 at 50,000: one call there takes a minute); CPU is this process's, client and mock broker"

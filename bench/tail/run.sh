@@ -12,13 +12,15 @@ root=$(cd "$here/../.." && pwd)
 topics=${1:-40}
 parts=${2:-250}
 bin=$root/build/bench/tail
-make -C "$root" --no-print-directory build/libmm2kit.a >/dev/null
+# The library and make's own pkg-config answers (build/pkg: asked once librdkafka is built).
+make -C "$root" --no-print-directory build/libmm2kit.a build/pkg/cflags >/dev/null
 export PKG_CONFIG_PATH
 PKG_CONFIG_PATH=$("$root/scripts/librdkafka.sh" --prefix)/lib/pkgconfig
 mkdir -p "$(dirname "$bin")"
-# shellcheck disable=SC2046 # pkg-config's flags are words
+flags_line=$(sed 's/-I/-isystem/g' "$root/build/pkg/cflags" "$root/build/pkg/libs" | tr '\n' ' ')
+read -ra flags <<<"$flags_line"
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$root/lib" -o "$bin" "$here/tail.c" \
-  "$root/build/libmm2kit.a" $(pkg-config --cflags --libs libcurl libcjson inih libcap rdkafka-static libcrypto | sed 's/-I/-isystem/g')
+  "$root/build/libmm2kit.a" "${flags[@]}"
 
 echo "bench/tail: mm2_tail_classify on the mock cluster, librdkafka $(pkg-config --modversion rdkafka-static); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
