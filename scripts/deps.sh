@@ -60,19 +60,19 @@ events_logger = "file"
 CONF
   printf '%s: wrote %s\n' "$prog" "$conf" >&2
 fi
-# Python tools in venvs of their own (never the system Python), reinstalled
-# only when their requirements file changes.
+# Python tools in venvs of their own (never the system Python), made again
+# when their requirements file or the Python that made them changes.
 cache=${MM2KIT_CACHE:-/var/cache/mm2kit}
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv_sync() { # venv-dir requirements-file
   local venv=$1 req=$2 want
-  want=$(sha256sum "$req" | cut -d' ' -f1)
+  want=$({ python3 -c 'import sys; print(sys.version)'; cat "$req"; } | sha256sum | cut -d' ' -f1)
   if [ -x "$venv/bin/python3" ] && [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
   printf '%s: installing %s into %s\n' "$prog" "${req#"$root"/}" "$venv" >&2
   mkdir -p "$cache"
-  python3 -m venv "$venv" || die "python3 -m venv $venv failed"
+  python3 -m venv --clear "$venv" || die "python3 -m venv $venv failed"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" || die "pip install -r $req failed"
   printf '%s\n' "$want" >"$venv/.requirements.sha256"
 }

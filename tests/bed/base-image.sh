@@ -5,7 +5,12 @@
 # The mirror is the one this machine's apt sources use.
 set -euo pipefail
 image=${BASE_IMAGE_LOCAL:-localhost/mm2kit-base:bookworm}
-if podman image exists "$image"; then exit 0; fi
+# Made again when this script changes: the image carries what it was built from (label
+# mm2kit.source). A new base rebuilds every layer of the worker image on top of it.
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(sha256sum "$here/base-image.sh" | cut -c1-16)
+have=$(podman image inspect -f '{{index .Labels "mm2kit.source"}}' "$image" 2>/dev/null || true)
+[ "$have" != "$src" ] || exit 0
 
 # The Debian mirrors of this machine's apt sources (deb822 "URIs:" or one-line
 # "deb URL"), ignoring comments: the first plain one and the first security one.
@@ -27,5 +32,5 @@ rm -f "$dir.log"
   [ -z "$security" ] || printf 'deb %s bookworm-security main\n' "$security"
 } >"$dir/etc/apt/sources.list"
 rm -rf "$dir/var/cache/apt/archives/"*.deb "$dir/var/lib/apt/lists/"*
-tar -C "$dir" -c . | podman import - "$image" >/dev/null
+tar -C "$dir" -c . | podman import --change "LABEL mm2kit.source=$src" - "$image" >/dev/null
 printf 'base-image: made %s\n' "$image" >&2

@@ -5,6 +5,9 @@
 #   KAFKA_TGZ=... KAFKA_SHA512=... JMX_JAR=... JMX_SHA512=...
 # Downloads happen once; the tarball is reproducible (sorted, fixed mtime), so
 # its sha512, and the image layer that unpacks it, stay the same run to run.
+# A cached tarball is reused only while what it is assembled from is unchanged (its .key
+# beside it: the version, the pom and profile Maven resolves with, bin/, config/ and this
+# script): a new jar in pom.xml reassembles it, and SHA512SUMS then checks the new one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${MM2KIT_CACHE:-/var/cache/mm2kit}
@@ -24,8 +27,12 @@ mkdir -p "$dist"
 tgz=$dist/kafka_2.13-$version.tgz
 jmx=$dist/jmx_prometheus_javaagent-$jmx_version.jar
 mvn_opts=(-B -q -f "$pom" -Dkafka.version="$version")
+key=$( { printf '%s %s %s\n' "$version" "$profile" "${profiles[*]+${profiles[*]}}"
+         cat "$pom" "$here/kafka-dist.sh" "$here"/bin/*.sh "$here"/config/*; } | sha256sum | cut -d' ' -f1)
 
-if [ ! -s "$tgz" ]; then
+if [ ! -s "$tgz" ] || [ "$(cat "$tgz.key" 2>/dev/null)" != "$key" ]; then
+  [ ! -e "$tgz" ] || printf 'kafka-dist: %s was assembled from other inputs; assembling it again\n' "${tgz##*/}" >&2
+  rm -f "$tgz" "$tgz.key"
   stage=$(mktemp -d "$cache/kafka-$version.XXXXXX")
   trap 'rm -rf "$stage"' EXIT
   printf 'kafka-dist: resolving Apache Kafka %s jars with Maven\n' "$version" >&2
@@ -45,6 +52,7 @@ if [ ! -s "$tgz" ]; then
   tar -C "$stage" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=u+rwX,go+rX,go-w \
     -c "kafka_2.13-$version" | gzip -n -6 >"$tgz.part"
   mv "$tgz.part" "$tgz"
+  printf '%s\n' "$key" >"$tgz.key"
   rm -rf "$stage"
   trap - EXIT
 fi

@@ -8,8 +8,9 @@
 #
 #   tests/k8s/crds.sh     prints the folder holding the two CRD files
 #
-# Cached in $MM2KIT_CACHE/crds/<operator version>-<controller-gen version>/; the
-# Go build cache is a temporary folder, deleted afterwards.
+# Cached in $MM2KIT_CACHE/crds/<operator version>-<controller-gen version>/, reused only
+# while what they were generated from (go.mod, go.sum, this script; its .stamp) is unchanged;
+# the Go build cache is a temporary folder, deleted afterwards.
 # Exit codes: 0 ready, 3 no Go toolchain, 4 the build or the generation failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +25,8 @@ gen_v=$(awk -v m="$gen" '$1 == m {print $2; exit}' "$mod/go.mod")
 { [ -n "$api_v" ] && [ -n "$gen_v" ]; } || die "tests/k8s/crds/go.mod pins no version of $api or $gen"
 out=$MM2KIT_CACHE/crds/prometheus-operator-$api_v-controller-gen-$gen_v
 files=(monitoring.coreos.com_servicemonitors.yaml monitoring.coreos.com_prometheusrules.yaml)
-if [ -s "$out/${files[0]}" ] && [ -s "$out/${files[1]}" ]; then
+stamp=$(cat "$mod/go.mod" "$mod/go.sum" "$here/crds.sh" | sha256sum | cut -c1-16)
+if [ -s "$out/${files[0]}" ] && [ -s "$out/${files[1]}" ] && [ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
   printf '%s\n' "$out"
   exit 0
 fi
@@ -48,5 +50,6 @@ for f in "${files[@]}"; do
   grep -q '^kind: CustomResourceDefinition$' "$work/out/$f" || die "controller-gen wrote no $f"
   cp "$work/out/$f" "$out.new/$f"
 done
+printf '%s\n' "$stamp" >"$out.new/.stamp"
 rm -rf "$out" && mv "$out.new" "$out"
 printf '%s\n' "$out"

@@ -18,18 +18,18 @@ die() { printf 'kube-build: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 
 cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 bin=$KUBE_BIN
-# The inputs' contents (not their paths: this script runs by relative and absolute names).
-stamp=$(cat "$here/build/go.sum" "$here/build/go.mod" "$here/build.sh" | sha256sum | cut -c1-16)
+GO=$(command -v go || true)
+[ -n "$GO" ] || [ ! -x /usr/local/go/bin/go ] || GO=/usr/local/go/bin/go
+[ -n "$GO" ] || die "no Go toolchain (go) found; install Go 1.24 or newer" 3
+# What the binaries are built from: the inputs' contents (not their paths: this script runs by
+# relative and absolute names) and the Go toolchain.
+stamp=$({ cat "$here/build/go.sum" "$here/build/go.mod" "$here/build.sh"; "$GO" env GOVERSION; } | sha256sum | cut -c1-16)
 have=1
 for c in "${cmds[@]}"; do [ -x "$bin/$c" ] || have=0; done
 if [ "$have" = 1 ] && [ "$(cat "$bin/.stamp" 2>/dev/null)" = "$stamp" ]; then
   printf '%s\n' "$bin"
   exit 0
 fi
-
-GO=$(command -v go || true)
-[ -n "$GO" ] || [ ! -x /usr/local/go/bin/go ] || GO=/usr/local/go/bin/go
-[ -n "$GO" ] || die "no Go toolchain (go) found; install Go 1.24 or newer" 3
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/mm2kit-kube-build.XXXXXX")
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 export GOMODCACHE=$MM2KIT_CACHE/go/mod GOCACHE=$work/gocache GOFLAGS="-mod=readonly -buildvcs=false" \

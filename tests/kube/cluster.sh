@@ -289,14 +289,17 @@ crds_established() {
 ready_node() { [ "$(kc get node "$KUBE_NODE" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 
 # ---- images -----------------------------------------------------------------------------------
+# Made again when pause.c or this function changes: the image carries what it was built from
+# (label mm2kit.source), and an image of the same name from another source is replaced.
 pause_image() {
-  timeout 60 podman image exists "$KUBE_PAUSE_IMAGE" && return 0
-  local w c
+  local w c src
+  src=$({ cat "$here/pause.c"; declare -f pause_image; } | sha256sum | cut -c1-16)
+  [ "$(timeout 60 podman image inspect -f '{{index .Labels "mm2kit.source"}}' "$KUBE_PAUSE_IMAGE" 2>/dev/null)" != "$src" ] || return 0
   w=$(mktemp -d)
   cc -static -O2 -Wall -Wextra -Werror -o "$w/pause" "$here/pause.c" || die "building the pause program failed"
   c=$(timeout 60 buildah from --name mm2kit-kube-pause scratch)
   timeout 60 buildah copy "$c" "$w/pause" /pause >/dev/null
-  timeout 60 buildah config --entrypoint '["/pause"]' --cmd '' --user 65535:65535 "$c"
+  timeout 60 buildah config --entrypoint '["/pause"]' --cmd '' --user 65535:65535 --label mm2kit.source="$src" "$c"
   timeout 120 buildah commit -q "$c" "$KUBE_PAUSE_IMAGE" >/dev/null
   timeout 60 buildah rm "$c" >/dev/null
   rm -rf "$w"
