@@ -64,35 +64,43 @@ static void poll_pause(long *gap)
     *gap = *gap * 2 > 250 ? 250 : *gap * 2;
 }
 
-/* Polls until the connector's status is STOPPED with zero tasks (a moment after the 201, or
- * after PUT .../stop when stopping). A RUNNING or PAUSED connector is another client's change,
- * unless this run has just stopped it. */
+/* Polls until the connector is stopped as Connect decides it (mm2_connlive_read: status
+ * STOPPED, no task config), a moment after the 201, or after PUT .../stop when stopping. A task
+ * status left by an earlier connector of the same name is reported, never waited for. A RUNNING
+ * or PAUSED connector is another client's change, unless this run has just stopped it. */
 static enum mm2_status wait_stopped(struct job *j, const char *name, bool stopping,
                                     struct mm2_error *err)
 {
     struct mm2_deadline dl;
-    struct mm2_connector_status s = {0};
+    struct mm2_connlive v = {0};
+    char what[256];
     long gap = 25;
 
     mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
     for (;;) {
-        enum mm2_status st = mm2_connect_status(j->connect, name, &s, err);
+        enum mm2_status st = mm2_connlive_read(j->connect, name, &v, err);
         if (st != MM2_OK)
             return st;
-        if (s.exists && s.state == MM2_CSTATE_STOPPED && s.ntasks == 0)
+        mm2_connlive_describe(&v, what, sizeof(what));
+        if (v.stop == MM2_CONNLIVE_DONE) {
+            if (v.s.stale > 0)
+                job_info(j,
+                         "connector %s is %s: stale, Connect keeps no task config behind them; "
+                         "not waited for",
+                         name, what);
             return MM2_OK;
-        if (!stopping && s.exists &&
-            (s.state == MM2_CSTATE_RUNNING || s.state == MM2_CSTATE_PAUSED))
+        }
+        if (!stopping && v.stop == MM2_CONNLIVE_OTHER &&
+            (v.s.state == MM2_CSTATE_RUNNING || v.s.state == MM2_CSTATE_PAUSED))
             return mm2_error_set(err, MM2_UNEXPECTED,
                                  "connector %s was created STOPPED but is %s: another client "
                                  "changed it; stop it and run again",
-                                 name, mm2_cstate_name(s.state));
+                                 name, mm2_cstate_name(v.s.state));
         if (mm2_deadline_expired(&dl))
             return mm2_error_set(err, MM2_UNREACHABLE,
-                                 "connector %s did not report STOPPED with zero tasks within "
-                                 "%ld ms (last: %s, %zu tasks)",
-                                 name, j->cfg.retry_budget_ms,
-                                 s.exists ? mm2_cstate_name(s.state) : "not found", s.ntasks);
+                                 "connector %s did not report STOPPED with no task config within "
+                                 "%ld ms (last: %s)",
+                                 name, j->cfg.retry_budget_ms, what);
         poll_pause(&gap);
     }
 }

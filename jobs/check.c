@@ -1,8 +1,9 @@
 /* check: after resume, the boundary proven record by record (docs/ARCHITECTURE.md §2.1), per
  * partition: the first record MM2 appended to the target (at the target's high watermark of the
- * export) equals the source record at C, or the first one after C that exists (compaction and
+ * export) equals the source record at c, or the first one after it that exists (compaction and
  * transaction markers leave gaps); and the last record Flink wrote (just below that watermark)
- * equals the source record before C. */
+ * equals the source record that the plan's boundary class says Flink wrote last (flink_source;
+ * docs/mm2-offsets.1, check). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,14 @@ static void usage(FILE *out)
             "Usage: " PROG " check --config FILE --plan FILE [--timeout SECONDS] [--report "
             "FILE] [--first-only]\n"
             "After resume, per planned partition: the first record MM2 wrote to the target\n"
-            "(at the target's high watermark when exported) must equal the source record at C,\n"
-            "or the first record after C that exists; and the last record Flink wrote (the one\n"
-            "before) must equal the last source record before C, so nothing was skipped or\n"
-            "copied twice at the boundary. Keys, values (null too), headers and CreateTime\n"
-            "timestamps are compared. A partition with no source record at or after C yet is\n"
-            "reported as pending. Prints the report (JSON) on stdout.\n"
+            "(at the target's high watermark when exported) must equal the source record at C\n"
+            "(the gap's start with --start-at-gap), or the first record after it that exists;\n"
+            "and the last record Flink wrote (the one before) must equal the source record the\n"
+            "plan's class says Flink wrote last: the last before C, or for ahead by k the k-th\n"
+            "at or after C (not compared for a boundary accepted unplaced). Keys, values (null\n"
+            "too), headers and CreateTime timestamps are compared. A partition with no source\n"
+            "record at or after C yet is reported as pending. Prints the report (JSON) on\n"
+            "stdout.\n"
             "\n"
             "Options:\n"
             "  -c, --config FILE      the migration INI file\n"
@@ -188,18 +191,51 @@ static enum mm2_status first_record(struct job *j, const struct mm2_pentry *e, b
     return st;
 }
 
-/* Flink's last record against the last source record before C. */
+/* The source record Flink wrote last, by the class the plan recorded (docs/mm2-offsets.1,
+ * check): for ahead by k, the k-th record at or after C (Flink wrote past C, MM2 copies those
+ * k again); otherwise the last record before c (C, or the gap's start with --start-at-gap).
+ * The record is the last of *s; *found false when the source no longer holds it. */
+static enum mm2_status flink_source(struct job *j, const struct mm2_pentry *e, bool src_committed,
+                                    const struct mm2_deadline *dl, struct mm2_record_list *s,
+                                    bool *found, const char **what, struct mm2_error *err)
+{
+    enum mm2_status st;
+
+    if (strcmp(e->boundary, "ahead") != 0 || e->duplicates <= 0) {
+        *what = "no source record before C";
+        return last_before(j->source, e->topic, e->partition, e->log_start, e->c, src_committed, dl,
+                           s, found, err);
+    }
+    *what = "the plan's last duplicate (the k-th source record at or after C) is gone";
+    st = mm2_kafka_read(j->source, e->topic, e->partition, e->c, -1, (size_t)e->duplicates,
+                        src_committed, dl, s, err);
+    *found = st == MM2_OK && s->n == (size_t)e->duplicates;
+    return st;
+}
+
+/* Flink's last record (the last target record before MM2's first) against the source record
+ * that the plan's class says Flink wrote last (flink_source). A boundary the operator accepted
+ * unplaced is not compared: the plan says it could not be placed. */
 static enum mm2_status flink_last(struct job *j, const struct mm2_pentry *e, bool src_committed,
                                   cJSON *row, struct tally *t, struct mm2_error *err)
 {
     struct mm2_record_list s = {0}, g = {0};
     struct mm2_deadline dl;
     bool fs = false, fg = false;
+    const char *no_source = "";
+    enum mm2_bnd_class cls;
     enum mm2_status st;
 
+    if (mm2_bnd_class_parse(e->boundary, &cls) && cls != MM2_BND_ALIGNED && cls != MM2_BND_AHEAD &&
+        cls != MM2_BND_BEHIND && cls != MM2_BND_EMPTY) {
+        char d[128];
+        (void)snprintf(d, sizeof(d), "the plan accepted the boundary as %s (--accept-unplaced)",
+                       e->boundary);
+        cJSON_AddItemToObject(row, "flink_last", side("accepted", -1, -1, d));
+        return MM2_OK;
+    }
     job_kafka_deadline(j, &dl);
-    st = last_before(j->source, e->topic, e->partition, e->log_start, e->c, src_committed, &dl, &s,
-                     &fs, err);
+    st = flink_source(j, e, src_committed, &dl, &s, &fs, &no_source, err);
     if (st == MM2_OK)
         st = last_before(j->target, e->target_topic, e->partition, 0, e->target_start, true, &dl,
                          &g, &fg, err);
@@ -212,21 +248,21 @@ static enum mm2_status flink_last(struct job *j, const struct mm2_pentry *e, boo
         cJSON_AddItemToObject(row, "flink_last",
                               side("none", fs ? s.v[s.n - 1].offset : -1,
                                    fg ? g.v[g.n - 1].offset : -1,
-                                   !fs ? "no source record before C"
-                                       : "no target record before "
-                                         "the boundary"));
+                                   !fs ? no_source : "no target record before the boundary"));
     } else {
         const struct mm2_record *a = &s.v[s.n - 1], *b = &g.v[g.n - 1];
         const char *d = differs(a, b);
         cJSON_AddItemToObject(row, "flink_last",
                               side(d[0] == '\0' ? "equal" : "differs", a->offset, b->offset, d));
         if (d[0] != '\0') {
-            mm2_log_error(&j->log,
-                          "%s-%d: the last record before the boundary on the target (offset "
-                          "%lld) differs from the source record before C (offset %lld) in its "
-                          "%s: Flink's last write and C disagree",
-                          e->topic, (int)e->partition, (long long)b->offset, (long long)a->offset,
-                          d);
+            mm2_log_error(
+                &j->log,
+                "%s-%d: the last record before the boundary on the target (offset "
+                "%lld) differs from the source record %s (offset %lld) in its %s: "
+                "Flink's last write and the plan's boundary (%s) disagree",
+                e->topic, (int)e->partition, (long long)b->offset,
+                strcmp(e->boundary, "ahead") == 0 ? "Flink wrote last past C" : "before C",
+                (long long)a->offset, d, e->boundary[0] != '\0' ? e->boundary : "not read");
             t->bad++;
         }
     }

@@ -562,6 +562,9 @@ static int identify(struct ctx *x)
     (void)snprintf(ex->connector, sizeof(ex->connector), "%s", j->conn.name);
     (void)snprintf(ex->alias, sizeof(ex->alias), "%s", j->conn.alias);
     memcpy(ex->config_digest, j->conn.digest, sizeof(ex->config_digest));
+    ex->config_view = cJSON_Duplicate(j->conn.view, true);
+    if (ex->config_view == NULL)
+        return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     (void)snprintf(ex->group, sizeof(ex->group), "%s", j->cfg.group);
     ex->checkpoint_interval_ms = j->cfg.checkpoint_interval_ms;
     if (j->cfg.flink_rest_url != NULL) {

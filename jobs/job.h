@@ -19,6 +19,7 @@
 #include "mm2_cli.h"
 #include "mm2_config.h"
 #include "mm2_connect.h"
+#include "mm2_connlive.h"
 #include "mm2_err.h"
 #include "mm2_kafka.h"
 #include "mm2_log.h"
@@ -184,9 +185,26 @@ const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char 
     "stopped): POST /connectors/%s/restart (the connector alone) makes its worker write its "      \
     "status afresh"
 
-/* The connector's live state against the plan: exists with the plan's config digest, STOPPED
- * with zero tasks. *exists tells whether it exists. Refusals go into r; for UNASSIGNED with zero
- * tasks, JOB_STALE_STATUS's remedy. */
+/* How the config Connect holds (live, with digest live_digest) differs from the plan's: "in 2
+ * keys: tasks.max ("2" in the plan, "4" in Connect), ..." (mm2_cfgview_explain). Into buf. */
+void job_config_differs(const struct mm2_plan *plan, const cJSON *live, const char *live_digest,
+                        char *buf, size_t len);
+
+/* Why a connector must be stopped, for job_stop_problem's why. */
+#define JOB_STOP_WHY_WRITE "offsets can only be written to a STOPPED connector"
+#define JOB_STOP_WHY_HOLD "the offsets move until the connector is stopped"
+
+/* The problem, if any, of a connector not stopped as Connect decides it (mm2_connlive_read),
+ * as one line into buf: "connector N is <how>, not STOPPED; <why>: PUT .../stop, <then> [rule
+ * connector-state]" or its variants; true when there is one. For
+ * UNASSIGNED with no task config, JOB_STALE_STATUS's remedy. Stale task statuses of a stopped
+ * connector are an info line, not a problem; an absent connector is none either (the caller
+ * knows what that means). apply, resume, verify and rollback-plan all judge by it. */
+bool job_stop_problem(struct job *j, const char *name, const struct mm2_connlive *v,
+                      const char *why, const char *then, char *buf, size_t len);
+
+/* The connector's live state against the plan: exists with the plan's config digest, stopped
+ * (job_stop_refuse). *exists tells whether it exists. Refusals go into r. */
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
                                       struct mm2_refusals *r, struct mm2_error *err);
 

@@ -42,30 +42,33 @@ static void usage(FILE *out)
 static int wait_running(struct job *j, const char *name, long timeout_ms)
 {
     struct mm2_deadline dl;
-    struct mm2_connector_status s = {0};
+    struct mm2_connlive live = {0};
+    const struct mm2_connector_status *s = &live.s;
     struct mm2_error err = {0};
 
     mm2_deadline_start(&dl, timeout_ms);
     for (;;) {
-        if (mm2_connect_status(j->connect, name, &s, &err) != MM2_OK)
+        /* Only tasks with a config count: a status left by an earlier connector of this name
+         * with more tasks is never waited for (mm2_connlive_read). */
+        if (mm2_connlive_read(j->connect, name, &live, &err) != MM2_OK)
             return job_fail(j, &err);
-        if (s.state == MM2_CSTATE_FAILED || s.tasks_failed > 0) {
+        if (s->state == MM2_CSTATE_FAILED || s->tasks_failed > 0) {
             mm2_log_error(&j->log, "connector %s is %s, %s; see its status trace", name,
-                          mm2_cstate_name(s.state),
-                          s.first_bad_task[0] != '\0' ? s.first_bad_task : "no task failed");
+                          mm2_cstate_name(s->state),
+                          s->first_bad_task[0] != '\0' ? s->first_bad_task : "no task failed");
             return MM2_CHECK_FAILED;
         }
-        if (s.state == MM2_CSTATE_RUNNING && s.ntasks > 0 && s.tasks_running == s.ntasks) {
-            job_info(j, "connector %s RUNNING with %zu tasks RUNNING", name, s.ntasks);
+        if (s->state == MM2_CSTATE_RUNNING && s->ntasks > 0 && s->tasks_running == s->ntasks) {
+            job_info(j, "connector %s RUNNING with %zu tasks RUNNING", name, s->ntasks);
             return MM2_OK;
         }
         if (mm2_deadline_expired(&dl)) {
             mm2_log_error(&j->log,
                           "connector %s is not RUNNING with all tasks after %ld ms (%s, %zu/%zu "
                           "tasks RUNNING%s%s)",
-                          name, timeout_ms, s.exists ? mm2_cstate_name(s.state) : "not found",
-                          s.tasks_running, s.ntasks, s.first_bad_task[0] != '\0' ? ", " : "",
-                          s.first_bad_task);
+                          name, timeout_ms, s->exists ? mm2_cstate_name(s->state) : "not found",
+                          s->tasks_running, s->ntasks, s->first_bad_task[0] != '\0' ? ", " : "",
+                          s->first_bad_task);
             return MM2_UNREACHABLE;
         }
         job_sleep_ms(500);

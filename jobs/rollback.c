@@ -54,28 +54,27 @@ static int cmp_row(const void *a, const void *b)
     return c != 0 ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* The connector exists, STOPPED with zero tasks, so its offsets no longer move. Returns 0 or
- * the exit code. */
+/* The connector exists, stopped as Connect decides it (job_stop_problem), so its offsets no
+ * longer move. Returns 0 or the exit code. */
 static int connector_stopped(struct job *j)
 {
-    struct mm2_connector_status s;
+    struct mm2_connlive v;
     struct mm2_error err = {0};
+    char line[MM2_REFUSAL_LEN];
 
     if (job_connect(j, &err) != MM2_OK ||
-        mm2_connect_status(j->connect, j->conn.name, &s, &err) != MM2_OK)
+        mm2_connlive_read(j->connect, j->conn.name, &v, &err) != MM2_OK)
         return job_fail(j, &err);
-    if (!s.exists) {
+    if (!v.s.exists) {
         mm2_log_error(&j->log,
                       "connector %s does not exist: MM2 never ran, so Flink resumes from "
                       "its own group offsets",
                       j->conn.name);
         return MM2_CHECK_FAILED;
     }
-    if (s.state != MM2_CSTATE_STOPPED || s.ntasks != 0) {
-        mm2_log_error(&j->log,
-                      "refused: connector %s is %s with %zu tasks; stop it first (PUT "
-                      "/connectors/%s/stop) so its offsets stop moving [rule connector-state]",
-                      j->conn.name, mm2_cstate_name(s.state), s.ntasks, j->conn.name);
+    if (job_stop_problem(j, j->conn.name, &v, JOB_STOP_WHY_HOLD, "then run rollback-plan again",
+                         line, sizeof(line))) {
+        mm2_log_error(&j->log, "refused: %s", line);
         return MM2_CHECK_FAILED;
     }
     return MM2_OK;

@@ -61,8 +61,12 @@ static enum mm2_status read_view(struct job *j, const struct mm2_plan *plan, str
     st = job_connect(j, err);
     if (st == MM2_OK)
         st = job_kafka(j, true, false, err);
-    if (st == MM2_OK)
-        st = mm2_connect_status(j->connect, plan->connector, &v->s, err);
+    if (st == MM2_OK) {
+        /* Task statuses without a task config (mm2_connlive_read) are counted apart. */
+        struct mm2_connlive live;
+        st = mm2_connlive_read(j->connect, plan->connector, &live, err);
+        v->s = live.s;
+    }
     if (st == MM2_OK && v->s.exists)
         st = mm2_connect_offsets(j->connect, plan->connector, &v->offs, err);
     if (st == MM2_OK && plan->n > 0)
@@ -92,6 +96,10 @@ static void show_text(const struct mm2_plan *plan, const struct view *v)
     printf("connector %s: %s, tasks %zu/%zu RUNNING, %zu FAILED\n", plan->connector,
            v->s.exists ? mm2_cstate_name(v->s.state) : "absent", v->s.tasks_running, v->s.ntasks,
            v->s.tasks_failed);
+    if (v->s.stale > 0)
+        printf("%zu stale task status%s with no task config behind them (first: %s): left by an "
+               "earlier connector of this name, not counted\n",
+               v->s.stale, v->s.stale == 1 ? "" : "es", v->s.first_stale);
     printf("%-40s %9s %14s %14s %14s %12s\n", "TOPIC", "PARTITION", "C", "POSITION", "LOG_END",
            "LAG");
     for (size_t i = 0; i < plan->n; i++) {
@@ -130,6 +138,7 @@ static enum mm2_status show_json(const struct mm2_plan *plan, const struct view 
     pj_int(&b, b.root, "tasks", (int64_t)v->s.ntasks);
     pj_int(&b, b.root, "tasks_running", (int64_t)v->s.tasks_running);
     pj_int(&b, b.root, "tasks_failed", (int64_t)v->s.tasks_failed);
+    pj_int(&b, b.root, "stale_task_statuses", (int64_t)v->s.stale);
     arr = pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < plan->n && !b.oom; i++) {
         const struct mm2_pentry *e = &plan->entries[i];

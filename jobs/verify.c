@@ -1,6 +1,7 @@
 /* verify: GET /connectors/NAME/offsets against the plan, 100% (docs/ARCHITECTURE.md §2.1, §6.4):
  * every offset present and equal, every null absent, nothing extra under the plan's topics and
- * alias, the connector STOPPED with zero tasks and the plan's config. */
+ * alias, the connector stopped as Connect decides it (STOPPED, no task config) with the plan's
+ * config. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,11 @@ static void mismatch(struct job *j, struct mismatches *m, const char *fmt, ...)
     }
 }
 
-/* What Connect holds of the plan's connector: its status, its config's digest ("" when it does
- * not exist) and its offsets. */
+/* What Connect holds of the plan's connector: its status, its config and that config's digest
+ * ("" when it does not exist) and its offsets. */
 struct live {
-    struct mm2_connector_status s;
+    struct mm2_connlive v; /* its status and task configs, judged */
+    cJSON *config;         /* owned */
     char digest[MM2_DIGEST_TEXT_LEN + 1];
     struct mm2_source_offsets offs;
 };
@@ -51,15 +53,13 @@ struct live {
 static enum mm2_status read_live(struct job *j, const struct mm2_plan *plan, struct live *l,
                                  struct mm2_error *err)
 {
-    cJSON *config = NULL;
-    enum mm2_status st = mm2_connect_status(j->connect, plan->connector, &l->s, err);
+    enum mm2_status st = mm2_connlive_read(j->connect, plan->connector, &l->v, err);
 
-    if (st == MM2_OK && l->s.exists)
-        st = mm2_connect_config(j->connect, plan->connector, &config, err);
-    if (st == MM2_OK && config != NULL)
-        st = mm2_connector_config_digest(config, plan->connector, l->digest, err);
-    cJSON_Delete(config);
-    if (st == MM2_OK && l->s.exists)
+    if (st == MM2_OK && l->v.s.exists)
+        st = mm2_connect_config(j->connect, plan->connector, &l->config, err);
+    if (st == MM2_OK && l->config != NULL)
+        st = mm2_connector_config_digest(l->config, plan->connector, l->digest, err);
+    if (st == MM2_OK && l->v.s.exists)
         st = job_read_offsets(j, plan->connector, plan, &l->offs, err);
     return st;
 }
@@ -67,21 +67,20 @@ static enum mm2_status read_live(struct job *j, const struct mm2_plan *plan, str
 static void compare_connector(struct job *j, const struct mm2_plan *plan, const struct live *l,
                               struct mismatches *m)
 {
-    if (!l->s.exists) {
+    char line[MM2_REFUSAL_LEN];
+
+    if (!l->v.s.exists) {
         mismatch(j, m, "connector %s does not exist; run apply", plan->connector);
         return;
     }
-    if (l->s.state == MM2_CSTATE_UNASSIGNED && l->s.ntasks == 0)
-        mismatch(j, m,
-                 "connector %s is UNASSIGNED with 0 tasks, not STOPPED with none: " JOB_STALE_STATUS
-                 ", then verify again",
-                 plan->connector, plan->connector);
-    else if (l->s.state != MM2_CSTATE_STOPPED || l->s.ntasks != 0)
-        mismatch(j, m, "connector %s is %s with %zu tasks, not STOPPED with none", plan->connector,
-                 mm2_cstate_name(l->s.state), l->s.ntasks);
-    if (strcmp(l->digest, plan->config_digest) != 0)
-        mismatch(j, m, "connector %s's config is %s, the plan's %s", plan->connector, l->digest,
-                 plan->config_digest);
+    if (job_stop_problem(j, plan->connector, &l->v, JOB_STOP_WHY_HOLD, "then verify again", line,
+                         sizeof(line)))
+        mismatch(j, m, "%s", line);
+    if (strcmp(l->digest, plan->config_digest) != 0) {
+        char how[320];
+        job_config_differs(plan, l->config, l->digest, how, sizeof(how));
+        mismatch(j, m, "connector %s's config is not the plan's (%s)", plan->connector, how);
+    }
 }
 
 /* Every planned partition against the offset Connect lists for it; returns how many it checked. */
@@ -142,8 +141,10 @@ static enum mm2_status verify_report(const struct mm2_plan *plan, const struct l
     pj_str(&b, b.root, "plan_digest", plan->digest);
     if (!b.oom)
         st = job_add_migration(b.root, plan, err);
-    pj_str(&b, b.root, "state", l->s.exists ? mm2_cstate_name(l->s.state) : "absent");
-    pj_int(&b, b.root, "tasks", (int64_t)l->s.ntasks);
+    pj_str(&b, b.root, "state", l->v.s.exists ? mm2_cstate_name(l->v.s.state) : "absent");
+    /* Connect's own count: its task configs */
+    pj_int(&b, b.root, "tasks", (int64_t)l->v.task_configs);
+    pj_int(&b, b.root, "stale_task_statuses", (int64_t)l->v.s.stale);
     pj_int(&b, b.root, "checked", (int64_t)res->checked);
     pj_int(&b, b.root, "offsets_read", (int64_t)l->offs.n);
     if (b.root == NULL || !cJSON_AddItemToObject(b.root, "mismatches", m->list)) {
@@ -173,7 +174,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     st = read_live(j, plan, &l, err);
     if (st == MM2_OK) {
         compare_connector(j, plan, &l, &m);
-        if (l.s.exists) {
+        if (l.v.s.exists) {
             size_t before = m.n;
             res->checked = compare_planned(j, plan, &l, &m);
             res->partition_mismatches = m.n - before;
@@ -184,6 +185,7 @@ enum mm2_status job_verify(struct job *j, const struct mm2_plan *plan, struct ve
     }
     cJSON_Delete(m.list);
     mm2_source_offsets_free(&l.offs);
+    cJSON_Delete(l.config);
     return st;
 }
 

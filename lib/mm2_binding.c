@@ -4,16 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mm2_cfgview.h"
+
 void mm2_binding_of_export(const struct mm2_export *ex, struct mm2_binding *out)
 {
-    *out = (struct mm2_binding){ex->group, ex->source_cluster, ex->target_cluster, ex->connector,
-                                ex->alias, ex->config_digest,  ex->topics,         ex->ntopics};
+    *out = (struct mm2_binding){ex->group,       ex->source_cluster, ex->target_cluster,
+                                ex->connector,   ex->alias,          ex->config_digest,
+                                ex->config_view, ex->topics,         ex->ntopics};
 }
 
 void mm2_binding_of_plan(const struct mm2_plan *p, struct mm2_binding *out)
 {
-    *out = (struct mm2_binding){p->group, p->source_cluster, p->target_cluster, p->connector,
-                                p->alias, p->config_digest,  p->topics,         p->ntopics};
+    *out = (struct mm2_binding){p->group,       p->source_cluster, p->target_cluster,
+                                p->connector,   p->alias,          p->config_digest,
+                                p->config_view, p->topics,         p->ntopics};
 }
 
 /* One refusal: "the WHAT belongs to another migration: <detail>; <fix> [rule binding]". */
@@ -112,8 +116,14 @@ size_t mm2_binding_check(const char *what, const struct mm2_binding *a,
                        a->alias, m->connector_file, m->conn->alias);
         mismatch(r, what, d);
     } else if (strcmp(a->config_digest, m->conn->digest) != 0) {
-        (void)snprintf(d, sizeof(d), "its connector config is %s, but the one in %.200s is %s",
-                       a->config_digest, m->connector_file, m->conn->digest);
+        /* The file's own name in the key list: its path is said once, before it. */
+        const char *base = strrchr(m->connector_file, '/');
+        char how[400], in[32];
+        (void)snprintf(in, sizeof(in), "the %s", what);
+        mm2_cfgview_explain(a->config_view, a->config_digest, in, m->conn->view, m->conn->digest,
+                            base != NULL ? base + 1 : m->connector_file, how, sizeof(how));
+        (void)snprintf(d, sizeof(d), "its connector config differs from the one in %.80s (%.360s)",
+                       m->connector_file, how);
         mismatch(r, what, d);
     }
     topic_set(r, what, a, m);

@@ -33,6 +33,7 @@ struct mm2_binding {
     const char *group;                           /* [flink] group.id */
     const char *source_cluster, *target_cluster; /* their ids */
     const char *connector, *alias, *config_digest;
+    const cJSON *config_view;        /* NULL when the artifact recorded none (an older version) */
     const struct mm2_xtopic *topics; /* the set: those with .replicated; the others were seen */
     size_t ntopics;
 };
@@ -55,10 +56,11 @@ struct mm2_migration {
 };
 
 /* Adds one refusal to r per field in which the artifact a, of kind what ("export" or "plan"),
- * differs from m; returns how many. The topic set differs when a topic of a's set is one m's
- * connector does not replicate, or when a topic a saw but left out is one it replicates
- * (an export lists every source topic it saw; a plan, only its set). A disabled connector
- * (enabled=false) is not compared by topic: the plan rules refuse it on its own. */
+ * differs from m; returns how many. A config that differs is named by its keys (mm2_cfgview_diff),
+ * or by its two digests when the artifact recorded no view. The topic set differs when a topic of
+ * a's set is one m's connector does not replicate, or when a topic a saw but left out is one it
+ * replicates (an export lists every source topic it saw; a plan, only its set). A disabled
+ * connector (enabled=false) is not compared by topic: the plan rules refuse it on its own. */
 size_t mm2_binding_check(const char *what, const struct mm2_binding *a,
                          const struct mm2_migration *m, struct mm2_refusals *r);
 

@@ -386,7 +386,14 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
     return MM2_OK;
 }
 
-enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
+/* "task N STATE on WORKER" of t into buf. */
+static void task_line(char *buf, size_t len, const struct mm2_cstate_task *t)
+{
+    (void)snprintf(buf, len, "task %ld %s on %.40s", t->id, mm2_cstate_name(t->state),
+                   t->worker_id != NULL ? t->worker_id : "no worker");
+}
+
+enum mm2_status mm2_connect_status_parse(const char *body, size_t len, size_t configs,
                                          struct mm2_connector_status *out, struct mm2_error *err)
 {
     cJSON *root = parse_strict(body, len);
@@ -396,17 +403,23 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
     memset(out, 0, sizeof(*out));
     out->exists = true;
     out->state = info.state;
-    out->ntasks = info.ntasks;
-    out->tasks_running = info.running;
-    out->tasks_failed = info.failed;
     for (size_t i = 0; st == MM2_OK && i < info.ntasks; i++) {
         const struct mm2_cstate_task *t = &info.tasks[i];
-        if (t->state == MM2_CSTATE_RUNNING)
+        if (t->id < 0 || (configs != SIZE_MAX && (unsigned long)t->id >= configs)) {
+            if (out->stale++ == 0)
+                task_line(out->first_stale, sizeof(out->first_stale), t);
             continue;
-        (void)snprintf(out->first_bad_task, sizeof(out->first_bad_task), "task %ld %s on %.40s",
-                       t->id, mm2_cstate_name(t->state),
-                       t->worker_id != NULL ? t->worker_id : "no worker");
-        break;
+        }
+        if (out->ntasks++ == 0)
+            task_line(out->first_task, sizeof(out->first_task), t);
+        if (t->state == MM2_CSTATE_RUNNING) {
+            out->tasks_running++;
+            continue;
+        }
+        if (t->state == MM2_CSTATE_FAILED)
+            out->tasks_failed++;
+        if (out->first_bad_task[0] == '\0')
+            task_line(out->first_bad_task, sizeof(out->first_bad_task), t);
     }
     mm2_cstate_info_free(&info);
     cJSON_Delete(root);
@@ -417,10 +430,18 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
 typedef enum mm2_status (*answer_parser)(const char *body, size_t len, void *out,
                                          struct mm2_error *err);
 
+/* The status answer with the config count to split it by: the parser's out. */
+struct status_answer {
+    size_t configs;
+    struct mm2_connector_status *out;
+};
+
 static enum mm2_status parse_status_answer(const char *body, size_t len, void *out,
                                            struct mm2_error *err)
 {
-    return mm2_connect_status_parse(body, len, out, err);
+    struct status_answer *a = out;
+
+    return mm2_connect_status_parse(body, len, a->configs, a->out, err);
 }
 
 static enum mm2_status parse_offsets_answer(const char *body, size_t len, void *out,
@@ -453,11 +474,67 @@ static enum mm2_status get_parsed(struct mm2_connect *c, const char *name, const
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
 }
 
+enum mm2_status mm2_connect_status_split(struct mm2_connect *c, const char *name, size_t configs,
+                                         struct mm2_connector_status *out, struct mm2_error *err)
+{
+    struct status_answer a = {.configs = configs, .out = out};
+
+    memset(out, 0, sizeof(*out));
+    return get_parsed(c, name, "/status", true, parse_status_answer, &a, err);
+}
+
 enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
                                    struct mm2_connector_status *out, struct mm2_error *err)
 {
-    memset(out, 0, sizeof(*out));
-    return get_parsed(c, name, "/status", true, parse_status_answer, out, err);
+    return mm2_connect_status_split(c, name, SIZE_MAX, out, err);
+}
+
+enum mm2_status mm2_connect_task_configs_parse(const char *body, size_t len, size_t *count,
+                                               struct mm2_error *err)
+{
+    cJSON *root = parse_strict(body, len);
+    const cJSON *t;
+    size_t n = 0;
+
+    *count = 0;
+    if (!cJSON_IsArray(root)) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "the answer is not a JSON array of tasks");
+    }
+    cJSON_ArrayForEach(t, root)
+    {
+        if (!cJSON_IsObject(t) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(t, "id"))) {
+            cJSON_Delete(root);
+            return mm2_error_set(err, MM2_UNEXPECTED, "tasks[%zu] is not a task ({\"id\": {...}})",
+                                 n);
+        }
+        if (++n > MM2_CSTATE_TASKS_MAX) {
+            cJSON_Delete(root);
+            return mm2_error_set(err, MM2_UNEXPECTED, "more than %d tasks", MM2_CSTATE_TASKS_MAX);
+        }
+    }
+    cJSON_Delete(root);
+    *count = n;
+    return MM2_OK;
+}
+
+static enum mm2_status parse_task_configs_answer(const char *body, size_t len, void *out,
+                                                 struct mm2_error *err)
+{
+    return mm2_connect_task_configs_parse(body, len, out, err);
+}
+
+enum mm2_status mm2_connect_task_configs(struct mm2_connect *c, const char *name, bool *exists,
+                                         size_t *count, struct mm2_error *err)
+{
+    enum mm2_status st;
+
+    *count = SIZE_MAX; /* left so by a 404 */
+    st = get_parsed(c, name, "/tasks", true, parse_task_configs_answer, count, err);
+    *exists = st == MM2_OK && *count != SIZE_MAX;
+    if (!*exists)
+        *count = 0;
+    return st;
 }
 
 enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, bool *created,

@@ -90,19 +90,36 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
 struct mm2_connector_status {
     bool exists;
     enum mm2_cstate state;
-    size_t ntasks;
+    size_t ntasks; /* task entries counted (with a config count: those that have a config) */
     size_t tasks_running;
     size_t tasks_failed;
+    size_t stale;            /* with a config count: entries with no task config behind them */
     char first_bad_task[96]; /* "task 2 FAILED on 10.0.0.7:8088", or "" */
+    char first_task[96];     /* the same of the first entry counted, whatever its state, or "" */
+    char first_stale[96];    /* the same of the first stale entry, or "" */
 };
 
-/* GET /connectors/{name}/status; exists is false on 404. */
+/* GET /connectors/{name}/status; exists is false on 404. Every task entry is counted. */
 enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
                                    struct mm2_connector_status *out, struct mm2_error *err);
-/* The parser behind it (mm2_cstate_read, with only what a state needs required), for tests and
- * fuzzing. */
-enum mm2_status mm2_connect_status_parse(const char *body, size_t len,
+/* The same, its task entries split by a task config count (mm2_connect_status_parse). */
+enum mm2_status mm2_connect_status_split(struct mm2_connect *c, const char *name, size_t configs,
                                          struct mm2_connector_status *out, struct mm2_error *err);
+/* The parser behind it (mm2_cstate_read, with only what a state needs required), for tests and
+ * fuzzing: task entries whose id is configs or more are counted in stale, not in ntasks
+ * (SIZE_MAX: every entry counted). */
+enum mm2_status mm2_connect_status_parse(const char *body, size_t len, size_t configs,
+                                         struct mm2_connector_status *out, struct mm2_error *err);
+
+/* GET /connectors/{name}/tasks: how many task configs the connector has (Connect lists one per
+ * task of ClusterConfigState.taskCount, the count DistributedHerder.modifyConnectorOffsetsChecks
+ * requires to be 0); *exists false on 404. An answer that is not an array of objects, or longer
+ * than MM2_CSTATE_TASKS_MAX, is MM2_UNEXPECTED. */
+enum mm2_status mm2_connect_task_configs(struct mm2_connect *c, const char *name, bool *exists,
+                                         size_t *count, struct mm2_error *err);
+/* Its parser, for tests and fuzzing. */
+enum mm2_status mm2_connect_task_configs_parse(const char *body, size_t len, size_t *count,
+                                               struct mm2_error *err);
 
 /* POST /connectors with body {"name", "config", "initial_state"}. *created is true on 201 and
  * false on 409 "Connector NAME already exists" (the caller inspects it); any other 409 (a

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "mm2_connect.h"
+#include "mm2_cfgview.h"
 #include "mm2_json.h"
 #include "mm2_limits.h"
 #include "mm2_plan_json.h"
@@ -38,6 +39,7 @@ void mm2_connector_free(struct mm2_connector *c)
     if (c == NULL)
         return;
     cJSON_Delete(c->config);
+    cJSON_Delete(c->view);
     memset(c, 0, sizeof(*c));
 }
 
@@ -132,6 +134,8 @@ enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector 
     out->config = cJSON_Duplicate(config, true);
     if (out->config == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    if (mm2_cfgview_make(out->config, out->name, &out->view, err) != MM2_OK)
+        return err->code;
     return mm2_connector_config_digest(out->config, out->name, out->digest, err);
 }
 
@@ -181,17 +185,45 @@ static bool is_false(const char *v)
     return is_word(v, "false");
 }
 
+/* Each key the rules want false, and why, said in the refusal itself. */
+static const struct {
+    const char *key, *why;
+} must_be_false[] = {
+    {"emit.offset-syncs.enabled", "no offset-syncs topic on either cluster"},
+    {"sync.topic.configs.enabled", "the target's topic configs stay the platform's"},
+    {"sync.topic.acls.enabled", "the target's ACLs stay the platform's"},
+};
+
+/* The other keys mm2-offsets reads from the connector JSON: its class and alias, the topic
+ * filter (mm2_topics), the rules below and the offsets it reads with (check). */
+static const char *const other_keys[] = {
+    "connector.class",
+    "source.cluster.alias",
+    "target.cluster.alias",
+    "topics",
+    "topics.exclude",
+    "topics.blacklist",
+    "topic.filter.class",
+    "replication.policy.class",
+    "replication.policy.separator",
+    "replication.policy.internal.topic.separator.enabled",
+    "exactly.once.support",
+    "source.consumer.auto.offset.reset",
+    "source.consumer.isolation.level",
+};
+
+const char *mm2_connector_rule_key(size_t i)
+{
+    size_t nf = sizeof(must_be_false) / sizeof(must_be_false[0]);
+
+    if (i < nf)
+        return must_be_false[i].key;
+    i -= nf;
+    return i < sizeof(other_keys) / sizeof(other_keys[0]) ? other_keys[i] : NULL;
+}
+
 void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest, struct mm2_refusals *r)
 {
-    /* Each key and why it must be false, said in the refusal itself. */
-    static const struct {
-        const char *key, *why;
-    } must_be_false[] = {
-        {"offset.consistency.enabled", "MM2 translates no offset, C - 1 is the whole mapping"},
-        {"emit.offset-syncs.enabled", "no offset-syncs topic on either cluster"},
-        {"sync.topic.configs.enabled", "the target's topic configs stay the platform's"},
-        {"sync.topic.acls.enabled", "the target's ACLs stay the platform's"},
-    };
     const char *cls = cfg(c->config, "connector.class");
     const char *reset = cfg(c->config, "source.consumer.auto.offset.reset");
 

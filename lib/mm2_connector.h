@@ -5,9 +5,9 @@
  *
  * Contract:
  *   - Never prints, never exits, never talks to the network.
- *   - struct mm2_connector owns its config; mm2_connector_free releases it and accepts a zeroed
- *     or partly filled struct. The readers validate every member and return MM2_CONFIG naming
- *     the first bad one.
+ *   - struct mm2_connector owns its config and its view; mm2_connector_free releases them and
+ * accepts a zeroed or partly filled struct. The readers validate every member and return MM2_CONFIG
+ * naming the first bad one.
  *   - A broken rule is one refusal line ending in "[rule connector-config]" that says why the
  *     key must have that value (struct mm2_refusals, mm2_refusal.h).
  */
@@ -28,6 +28,7 @@ struct mm2_connector {
     cJSON *config;                        /* the "config" object, string values only; owned */
     char alias[MM2_ID_MAX];               /* source.cluster.alias */
     char digest[MM2_DIGEST_TEXT_LEN + 1]; /* of the config, sorted, with "name" */
+    cJSON *view;                          /* the config as artifacts record it (mm2_cfgview) */
 };
 
 /* Reads {"name": ..., "config": {...}} (a "config.name", if given, must equal "name"; an
@@ -58,10 +59,14 @@ enum mm2_status mm2_connector_placeholder(const cJSON *config, cJSON **out, stru
 bool mm2_version_below(const char *version, long major, long minor);
 
 /* The connector JSON against docs/ARCHITECTURE.md §6.3: connector.class MirrorSourceConnector,
- * offset.consistency.enabled, emit.offset-syncs.enabled, sync.topic.configs.enabled and
- * sync.topic.acls.enabled false, source.consumer.auto.offset.reset earliest when needs_earliest
- * (some partition is written as null), and exactly.once.support not required. Adds refusals. */
+ * emit.offset-syncs.enabled, sync.topic.configs.enabled and sync.topic.acls.enabled false,
+ * source.consumer.auto.offset.reset earliest when needs_earliest (some partition is written as
+ * null), and exactly.once.support not required. Adds refusals. */
 void mm2_connector_rules(const struct mm2_connector *c, bool needs_earliest,
                          struct mm2_refusals *r);
+
+/* The connector keys mm2-offsets requires or reads, the i-th (from 0); NULL past the last.
+ * tests/compat/config-keys.sh checks that the Kafka versions read each (docs/kafka-versions.md). */
+const char *mm2_connector_rule_key(size_t i);
 
 #endif

@@ -26,6 +26,7 @@ void mm2_export_free(struct mm2_export *ex)
         free(ex->parts[i].topic);
     free(ex->topics);
     free(ex->parts);
+    cJSON_Delete(ex->config_view);
     memset(ex, 0, sizeof(*ex));
 }
 
@@ -47,6 +48,7 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
     pj_str(&b, o, "name", ex->connector);
     pj_str(&b, o, "source_alias", ex->alias);
     pj_str(&b, o, "config_digest", ex->config_digest);
+    pj_copy(&b, o, "config", ex->config_view);
     o = pj_obj(&b, b.root, "flink");
     pj_str(&b, o, "group_id", ex->group);
     pj_str(&b, o, "group_state", ex->group_state);
@@ -230,7 +232,8 @@ enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *ex,
             MM2_OK ||
         pj_get_buf(o, "source_alias", "export.connector", ex->alias, sizeof(ex->alias), err) !=
             MM2_OK ||
-        pj_get_digest(o, "config_digest", "export.connector", ex->config_digest, err) != MM2_OK)
+        pj_get_digest(o, "config_digest", "export.connector", ex->config_digest, err) != MM2_OK ||
+        pj_get_view(o, "config", "export.connector", &ex->config_view, err) != MM2_OK)
         return pj_config(err);
     o = mm2_json_get(root, "flink", MM2_JSON_OBJECT, "export", err);
     if (o == NULL ||

@@ -62,6 +62,7 @@ struct mm2_export {
     char connector[MM2_ID_MAX];
     char alias[MM2_ID_MAX];
     char config_digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *config_view; /* the config, secrets masked (mm2_cfgview); NULL in older exports; owned */
     char group[MM2_ID_MAX];
     char group_state[32];
     int group_members;

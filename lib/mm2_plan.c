@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "mm2_artifact.h"
+#include "mm2_cfgview.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
 #include "mm2_bnd_json.h"
@@ -58,6 +59,7 @@ void mm2_plan_free(struct mm2_plan *p)
     }
     free(p->topics);
     free(p->entries);
+    cJSON_Delete(p->config_view);
     memset(p, 0, sizeof(*p));
 }
 
@@ -93,6 +95,7 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
     pj_str(&b, o, "name", p->connector);
     pj_str(&b, o, "source_alias", p->alias);
     pj_str(&b, o, "config_digest", p->config_digest);
+    pj_copy(&b, o, "config", p->config_view);
     o = pj_obj(&b, b.root, "flink");
     pj_str(&b, o, "group_id", p->group);
     arr = pj_arr(&b, b.root, "topics");
@@ -262,7 +265,8 @@ enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct
             MM2_OK ||
         pj_get_buf(o, "source_alias", "plan.connector", p->alias, sizeof(p->alias), err) !=
             MM2_OK ||
-        pj_get_digest(o, "config_digest", "plan.connector", p->config_digest, err) != MM2_OK)
+        pj_get_digest(o, "config_digest", "plan.connector", p->config_digest, err) != MM2_OK ||
+        pj_get_view(o, "config", "plan.connector", &p->config_view, err) != MM2_OK)
         return pj_config(err);
     o = mm2_json_get(root, "flink", MM2_JSON_OBJECT, "plan", err);
     if (o == NULL ||
@@ -389,12 +393,20 @@ static void global_rules(const struct mm2_plan_input *in, struct mm2_refusals *r
                        "check, and MM2 ignores offsets under another alias): export again "
                        "[rule alias]",
                        c->alias, ex->alias);
-        else
+        else if (strcmp(ex->connector, c->name) != 0)
             mm2_refuse(r,
-                       "the connector JSON changed since the export (%s at export, %s now, "
-                       "connector \"%.100s\" then, \"%.100s\" now); export again with the JSON "
-                       "you will apply [rule connector-config]",
-                       ex->config_digest, c->digest, ex->connector, c->name);
+                       "the connector JSON names connector \"%.100s\" now, \"%.100s\" at export; "
+                       "export again with the JSON you will apply [rule connector-config]",
+                       c->name, ex->connector);
+        else {
+            char how[320];
+            mm2_cfgview_explain(ex->config_view, ex->config_digest, "the export", c->view,
+                                c->digest, "the JSON now", how, sizeof(how));
+            mm2_refuse(r,
+                       "the connector JSON changed since the export (%s); export again with the "
+                       "JSON you will apply [rule connector-config]",
+                       how);
+        }
     }
     if (strcmp(ex->connect_cluster, ex->target_cluster) != 0)
         mm2_refuse(r,
@@ -771,5 +783,12 @@ enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan 
     memcpy(out->alias, in->connector->alias, sizeof(out->alias));
     memcpy(out->config_digest, in->connector->digest, sizeof(out->config_digest));
     memcpy(out->group, ex->group, sizeof(out->group));
+    if (in->connector->view != NULL) {
+        out->config_view = cJSON_Duplicate(in->connector->view, true);
+        if (out->config_view == NULL) {
+            mm2_plan_free(out);
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        }
+    }
     return MM2_OK;
 }

@@ -73,6 +73,7 @@ struct mm2_plan {
     char connector[MM2_ID_MAX];
     char alias[MM2_ID_MAX];
     char config_digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *config_view; /* the config, secrets masked (mm2_cfgview); NULL in older plans; owned */
     char group[MM2_ID_MAX];
     struct mm2_xtopic *topics; /* replicated topics only */
     size_t ntopics;

@@ -1,9 +1,11 @@
 /* mm2_plan_json: JSON builders and strict readers for the artifacts (see mm2_plan_json.h). */
 #include "mm2_plan_json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm2_cfgview.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
 
@@ -56,6 +58,12 @@ void pj_int(struct pj *b, cJSON *parent, const char *key, int64_t v)
 void pj_bool(struct pj *b, cJSON *parent, const char *key, bool v)
 {
     add(b, parent, key, cJSON_CreateBool(v));
+}
+
+void pj_copy(struct pj *b, cJSON *parent, const char *key, const cJSON *v)
+{
+    if (v != NULL)
+        add(b, parent, key, cJSON_Duplicate(v, true));
 }
 
 void pj_int_or_null(struct pj *b, cJSON *parent, const char *key, int64_t v, bool is_null)
@@ -199,4 +207,20 @@ enum mm2_status pj_get_digest(const cJSON *o, const char *key, const char *where
         return mm2_error_set(err, MM2_CONFIG, "%s.%s is not a sha256:<64 hex> digest", where, key);
     memcpy(out, v->valuestring, MM2_DIGEST_TEXT_LEN + 1);
     return MM2_OK;
+}
+
+enum mm2_status pj_get_view(const cJSON *o, const char *key, const char *where, cJSON **out,
+                            struct mm2_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    char at[160];
+
+    *out = NULL;
+    if (v == NULL)
+        return MM2_OK;
+    (void)snprintf(at, sizeof(at), "%s.%s", where, key);
+    if (mm2_cfgview_check(v, at, err) != MM2_OK)
+        return pj_config(err);
+    *out = cJSON_Duplicate(v, true);
+    return *out != NULL ? MM2_OK : mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
 }

@@ -30,6 +30,8 @@ void pj_str(struct pj *b, cJSON *parent, const char *key, const char *v);
 void pj_int(struct pj *b, cJSON *parent, const char *key, int64_t v);
 void pj_bool(struct pj *b, cJSON *parent, const char *key, bool v);
 void pj_int_or_null(struct pj *b, cJSON *parent, const char *key, int64_t v, bool is_null);
+/* A copy of v under key; nothing when v is NULL. */
+void pj_copy(struct pj *b, cJSON *parent, const char *key, const cJSON *v);
 /* [v[0], v[1]], each null when equal to none. */
 void pj_pair(struct pj *b, cJSON *parent, const char *key, const int64_t v[2], int64_t none);
 
@@ -50,6 +52,10 @@ enum mm2_status pj_get_bool(const cJSON *o, const char *key, const char *where, 
 /* An array of exactly two offsets (integers >= 0) or nulls (stored as none). */
 enum mm2_status pj_get_pair(const cJSON *o, const char *key, const char *where, int64_t none,
                             int64_t out[2], struct mm2_error *err);
+/* An optional connector config view (mm2_cfgview_check): *out a copy the caller frees, or NULL
+ * when the member is absent (an artifact written before views were recorded). */
+enum mm2_status pj_get_view(const cJSON *o, const char *key, const char *where, cJSON **out,
+                            struct mm2_error *err);
 enum mm2_status pj_get_digest(const cJSON *o, const char *key, const char *where,
                               char out[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
 

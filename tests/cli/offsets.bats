@@ -690,8 +690,11 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   assert_equal "$stderr" "$E plan: info: wrote $WORK/plan.json: 4 partitions: 3 offsets C-1, 1 reset to earliest (C=0), 0 accepted losses (0 records); approve with: resume --approve $output"
   run -0 json_get "$WORK/plan.json" '[(e["topic"], e["partition"], e["c"], e["m"], e["action"]) for e in d["partitions"]]'
   assert_output '[["orders", 0, 100, 99, "offset"], ["orders", 1, 0, null, "reset"], ["orders", 2, 50, 49, "offset"], ["payments", 0, 7, 6, "offset"]]'
-  run -0 json_get "$WORK/plan.json" '[d["kind"], d["export_digest"] == json.load(open(sys.argv[1].replace("plan", "export")))["digest"], d["connector"], d["summary"]]'
+  run -0 json_get "$WORK/plan.json" '[d["kind"], d["export_digest"] == json.load(open(sys.argv[1].replace("plan", "export")))["digest"], {k: v for k, v in d["connector"].items() if k != "config"}, d["summary"]]'
   assert_output '["mm2kit.plan/v1", true, {"name": "mirror-source", "source_alias": "src", "config_digest": "'"$(config_digest)"'"}, {"partitions": 4, "offsets": 3, "resets": 1, "accepted_losses": 0, "records_lost": 0, "boundary_duplicates": 0, "gap_records": 0}]'
+  # The config itself, as Connect stores it ("name" set), for the refusals that name what changed.
+  run -0 json_get "$WORK/plan.json" 'd["connector"]["config"] == dict(json.load(open(sys.argv[1].replace("plan.json", "connector.json")))["config"], name="mirror-source")'
+  assert_output true
 }
 @test "the tests' digest of the connector config agrees with mm2-offsets'" {
   # make_export writes config_digest's value; plan refuses [rule connector-config] otherwise.
@@ -827,7 +830,14 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   was=$(config_digest)
   sed -i 's/"tasks.max": "4"/"tasks.max": "8"/' "$WORK/connector.json"
   run -1 plan_with
-  assert_refused "the export belongs to another migration: its connector config is $was, but the one in $WORK/connector.json is $(config_digest); use the export made with this INI, or export again [rule binding]"
+  # The fixtures' export records no config view, as one of an older mm2-offsets: the digests.
+  assert_refused "the export belongs to another migration: its connector config differs from the one in $WORK/connector.json ($was in the export, $(config_digest) in connector.json, the export recorded only its digest); use the export made with this INI, or export again [rule binding]"
+  # An export that recorded its view: the key that changed, by name.
+  rm -f "$WORK/plan.json"
+  make_export "$WORK/export.json" "x[\"connector\"][\"config_digest\"] = \"$was\"" \
+    'x["connector"]["config"] = dict(json.load(open(file.replace("export.json", "connector.json")))["config"], name="mirror-source", **{"tasks.max": "4"})' >/dev/null
+  run -1 plan_with
+  assert_refused "the export belongs to another migration: its connector config differs from the one in $WORK/connector.json (in 1 key: tasks.max (\"4\" in the export, \"8\" in connector.json)); use the export made with this INI, or export again [rule binding]"
 }
 @test "a connector JSON against the connector rules is refused, every key [rule connector-config]" {
   sed -i 's/connect.mirror.MirrorSourceConnector/connect.mirror.MirrorCheckpointConnector/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": "true"/; s/"earliest"/"latest"/' "$WORK/connector.json"
@@ -838,20 +848,20 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
     "connector mirror-source: source.consumer.auto.offset.reset is \"latest\" but the plan clears some partitions (null) so MM2 starts them at auto.offset.reset; set it to \"earliest\" [rule connector-config]"
 }
 @test "a key the connector rules want false, left unset, is refused with its default in full [rule connector-config]" {
-  sed -i '/"offset.consistency.enabled"/d' "$WORK/connector.json"
+  sed -i '/"sync.topic.configs.enabled"/d' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -1 plan_with
-  assert_refused "connector mirror-source: offset.consistency.enabled is unset (its default is true); set it to \"false\": MM2 translates no offset, C - 1 is the whole mapping [rule connector-config]"
+  assert_refused "connector mirror-source: sync.topic.configs.enabled is unset (its default is true); set it to \"false\": the target's topic configs stay the platform's [rule connector-config]"
 }
 @test "the keys the connector rules want false may say false in any case, with spaces around [rule connector-config]" {
-  sed -i 's/"offset.consistency.enabled": "false"/"offset.consistency.enabled": "FALSE"/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": " False "/; s/"sync.topic.acls.enabled": "false"/"sync.topic.acls.enabled": "false\\t"/' "$WORK/connector.json"
+  sed -i 's/"sync.topic.configs.enabled": "false"/"sync.topic.configs.enabled": "FALSE"/; s/"emit.offset-syncs.enabled": "false"/"emit.offset-syncs.enabled": " False "/; s/"sync.topic.acls.enabled": "false"/"sync.topic.acls.enabled": "false\\t"/' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -0 plan_with -q
   rm "$WORK/plan.json"
   sed -i 's/"FALSE"/"no"/' "$WORK/connector.json"
   make_export "$WORK/export.json" >/dev/null
   run -1 plan_with
-  assert_refused "connector mirror-source: offset.consistency.enabled is \"no\"; set it to \"false\": MM2 translates no offset, C - 1 is the whole mapping [rule connector-config]"
+  assert_refused "connector mirror-source: sync.topic.configs.enabled is \"no\"; set it to \"false\": the target's topic configs stay the platform's [rule connector-config]"
 }
 @test "exactly.once.support required is refused: the workers run plain source mode [rule connector-config]" {
   sed -i 's/"tasks.max": "4"/"tasks.max": "4", "exactly.once.support": "required"/' "$WORK/connector.json"
@@ -999,7 +1009,7 @@ $E resume: error: 1 refusal; the connector was not resumed"
   start_fake offsets-stopped
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, and GET offsets once: the first read equals the plan.
-  assert_summary --stderr verify 0 0 3
+  assert_summary --stderr verify 0 0 4
   local digest
   digest=$(json_get "$WORK/plan.json" 'd["digest"]')
   assert_equal "$stderr" "$E verify: info: all 4 partitions match the plan $digest"
@@ -1028,7 +1038,7 @@ $E resume: error: 1 refusal; the connector was not resumed"
   {"partition": {"cluster": "old", "topic": "payments", "partition": 0}, "offset": {"offset": 6}}]}'
   start_fake offsets-stopped
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  assert_summary --stderr verify 1 0 5
   assert_equal "$stderr" "$E verify: error: mismatch: orders-0: expected offset 99, found 98
 $E verify: error: mismatch: orders-1: expected no offset (null: start at earliest), found 3
 $E verify: error: mismatch: payments-0: expected offset 6, found none
@@ -1044,7 +1054,7 @@ $E verify: error: 4 mismatches: 3 of 4 planned partitions differ from the plan"
   offsets_answer '{"offsets": []}'
   start_fake offsets-stopped
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  assert_summary --stderr verify 1 0 5
   assert_equal "$stderr" "$E verify: error: mismatch: orders-0: expected offset 99, found none
 $E verify: error: mismatch: orders-2: expected offset 49, found none
 $E verify: error: mismatch: payments-0: expected offset 6, found none
@@ -1055,8 +1065,8 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   planned_offsets
   start_fake offsets-running
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 3
-  assert_equal "${stderr_lines[0]}" "$E verify: error: mismatch: connector mirror-source is RUNNING with 2 tasks, not STOPPED with none"
+  assert_summary --stderr verify 1 0 4
+  assert_equal "${stderr_lines[0]}" "$E verify: error: mismatch: connector mirror-source is RUNNING with 2 tasks, not STOPPED; the offsets move until the connector is stopped: PUT /connectors/mirror-source/stop, then verify again [rule connector-state]"
   printf '%s\n' "$output" >"$WORK/report.json"
   assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["state"], d["tasks"]]')" '[false, "RUNNING", 2]'
   # The connector's own mismatch is no partition's: all 4 match.
@@ -1072,11 +1082,32 @@ $E verify: error: 3 mismatches: 3 of 4 planned partitions differ from the plan"
   start_fake offsets-unassigned
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, GET offsets once (it equals the plan).
-  assert_summary --stderr verify 1 0 3
-  assert_equal "$stderr" "$E verify: error: mismatch: connector mirror-source is UNASSIGNED with 0 tasks, not STOPPED with none: likely a stale status record (one can outlive a restart of Connect's Kafka cluster while the connector stays stopped, and PUT .../stop writes none for a connector already stopped): POST /connectors/mirror-source/restart (the connector alone) makes its worker write its status afresh, then verify again
+  assert_summary --stderr verify 1 0 4
+  assert_equal "$stderr" "$E verify: error: mismatch: connector mirror-source is UNASSIGNED with no task config, not STOPPED: likely a stale status record (one can outlive a restart of Connect's Kafka cluster while the connector stays stopped, and PUT .../stop writes none for a connector already stopped): POST /connectors/mirror-source/restart (the connector alone) makes its worker write its status afresh, then verify again [rule connector-state]
 $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
   printf '%s\n' "$output" >"$WORK/report.json"
   assert_equal "$(json_get "$WORK/report.json" '[d["ok"], d["state"], d["tasks"], d["checked"]]')" '[false, "UNASSIGNED", 0, 4]'
+}
+@test "verify of a STOPPED connector whose status still lists an earlier connector's task exits 0: the stale status is said, never waited for" {
+  # GET .../status lists task 0 UNASSIGNED while GET .../tasks is empty: a status record a
+  # deleted connector of the same name left (KafkaStatusBackingStore), not a task of this one.
+  make_plan
+  planned_offsets
+  start_fake offsets-stale
+  run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary --stderr verify 0 0 4
+  assert_equal "${stderr_lines[0]}" "$E verify: info: connector mirror-source is STOPPED with no task config (1 stale task status: task 0 UNASSIGNED on 10.0.0.2:8088): stale, Connect keeps no task config behind them"
+  assert_equal "${stderr_lines[1]}" "$E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
+  assert_equal "$(jq -c '[.ok, .state, .tasks, .stale_task_statuses, .checked]' <<<"$output")" '[true,"STOPPED",0,1,4]'
+}
+@test "verify of a STOPPED connector that still has a task config exits 1: Connect would refuse its offsets too" {
+  make_plan
+  planned_offsets
+  start_fake offsets-stopping
+  run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_summary --stderr verify 1 0 4
+  assert_equal "${stderr_lines[0]}" "$E verify: error: mismatch: connector mirror-source is STOPPED with 1 task config: Connect counts a connector as stopped only once it has none; wait for the stop's rebalance to end (PUT /connectors/mirror-source/stop if it was not stopped), then verify again [rule connector-state]"
+  assert_equal "$(jq -c '[.ok, .state, .tasks, .stale_task_statuses]' <<<"$output")" '[false,"STOPPED",1,0]'
 }
 @test "verify with the plan's offsets but one the plan does not have: the count says the planned partitions match" {
   make_plan
@@ -1087,7 +1118,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   {"partition": {"cluster": "src", "topic": "payments", "partition": 0}, "offset": {"offset": 6}}]}'
   start_fake offsets-stopped
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  assert_summary --stderr verify 1 0 5
   assert_equal "$stderr" "$E verify: error: mismatch: orders-3: an offset 1 that the plan does not have
 $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
 }
@@ -1106,7 +1137,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   make_plan
   run -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 1
-  assert_output "$E verify: error: GET /connectors/mirror-source/status: cannot connect to http://127.0.0.1:$PORT: Connection refused"
+  assert_output "$E verify: error: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$PORT: Connection refused"
 }
 @test "a [connect] ca.location that cannot be read exits 3 and names it" {
   ini_add connect "ca.location = tls/rest-ca.crt"
@@ -1134,7 +1165,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   make_plan
   run -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 1
-  assert_output "$E verify: error: GET /connectors/mirror-source/status: cannot connect to http://127.0.0.1:$PORT/<redacted>: Connection refused"
+  assert_output "$E verify: error: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$PORT/<redacted>: Connection refused"
 }
 @test "verify against a server that never answers exits 4 within the request timeout" {
   ini_set request.timeout.seconds 1
@@ -1142,7 +1173,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   start_fake hang
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 1
-  assert_output "$E verify: error: GET /connectors/mirror-source/status: timed out after 1000 ms"
+  assert_output "$E verify: error: GET /connectors/mirror-source/tasks: timed out after 1000 ms"
   assert_near_ms "$MS" 1000 1600
 }
 @test "verify against offsets that are not JSON exits 5 and says so" {
@@ -1150,7 +1181,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '<html>Bad Gateway</html>'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: the offsets answer is not JSON"
 }
 @test "an offsets answer without its array exits 5 naming the JSON path" {
@@ -1158,7 +1189,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '{"offsets": {}}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: answer.offsets is not an array"
 }
 @test "an offset that is a string exits 5 naming the JSON path" {
@@ -1166,7 +1197,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '{"offsets": [{"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": "99"}}]}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: offsets[0].offset.offset is not an integer"
 }
 @test "an offset that is not a whole number exits 5" {
@@ -1174,7 +1205,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '{"offsets": [{"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": 99.5}}]}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: offsets[0].offset.offset is not an integer"
 }
 @test "an offset entry without its cluster exits 5 naming the JSON path" {
@@ -1182,7 +1213,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '{"offsets": [{"partition": {"topic": "orders", "partition": 0}, "offset": {"offset": 99}}]}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: offsets[0].partition.cluster is missing"
 }
 @test "a negative offset exits 5 and names the entry" {
@@ -1190,7 +1221,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   offsets_answer '{"offsets": [{"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": -1}}]}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: offsets[0]: partition 0 or offset -1 is out of range"
 }
 @test "a partition listed twice exits 5 and names it" {
@@ -1200,14 +1231,14 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   {"partition": {"cluster": "src", "topic": "orders", "partition": 0}, "offset": {"offset": 98}}]}'
   start_fake offsets-stopped
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: the offsets answer lists src/orders-0 twice"
 }
 @test "an offsets body above the 16 MiB cap exits 5 and names the cap" {
   make_plan
   start_fake offsets-huge
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: response body larger than 16777216 bytes"
 }
 @test "HTTP 500 with Connect's message exits 5 and shows the message" {
@@ -1216,7 +1247,7 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   make_plan
   start_fake offsets-500
   run -5 offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: HTTP 500: Failed to retrieve source connector offsets: org.apache.kafka.common.errors.TimeoutException: boom"
 }
 @test "HTTP 409 past the retry budget exits 4 after a retrying line per wait" {
@@ -1225,9 +1256,9 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   start_fake offsets-409
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 3
-  assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
-$E verify: error: GET /connectors/mirror-source/status: HTTP 409 for longer than the retry budget of 1000 ms: Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)"
+  assert_output "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
+$E verify: error: GET /connectors/mirror-source/tasks: HTTP 409 for longer than the retry budget of 1000 ms: Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)"
   assert_near_ms "$MS" 750 1600
 }
 @test "HTTP 409: waits from 2 s on are half random, so two clients do not retry in step" {
@@ -1250,9 +1281,9 @@ $E verify: error: GET /connectors/mirror-source/status: HTTP 409 for longer than
     run grep -c "retrying in" "$WORK/jitter$i.err"
     assert_output 4
     run sed -n 1,3p "$WORK/jitter$i.err"
-    assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 1000 ms"
+    assert_output "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 1000 ms"
     w=$(sed -n '4s/.*; retrying in \([0-9]*\) ms$/\1/p' "$WORK/jitter$i.err")
     [[ $w =~ ^[0-9]+$ ]] || fail "no 4th wait in $(cat "$WORK/jitter$i.err")"
     assert_near_ms "$w" 1000 2000
@@ -1272,9 +1303,9 @@ $E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebal
   start_fake offsets-409-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # Retries count: GET status three times, then config and one read of the offsets (the plan).
-  assert_summary --stderr verify 0 0 5
-  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
+  assert_summary --stderr verify 0 0 6
+  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 409 (a rebalance or a concurrent config change); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
 }
 @test "HTTP 500 \"a rebalance is expected\" is retried like 409: verify exits 0" {
@@ -1282,9 +1313,9 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   planned_offsets
   start_fake offsets-500-rebalance-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 0 0 5
-  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
+  assert_summary --stderr verify 0 0 6
+  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
 }
 @test "HTTP 500 \"a rebalance is expected\" past the retry budget exits 4 with Connect's message" {
@@ -1293,9 +1324,9 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   start_fake offsets-500-rebalance
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 3
-  assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
-$E verify: error: GET /connectors/mirror-source/status: HTTP 500 for longer than the retry budget of 1000 ms: Request cannot be completed because a rebalance is expected"
+  assert_output "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 500 ms
+$E verify: error: GET /connectors/mirror-source/tasks: HTTP 500 for longer than the retry budget of 1000 ms: Request cannot be completed because a rebalance is expected"
   assert_near_ms "$MS" 750 1600
 }
 @test "HTTP 500 \"IO Error trying to forward REST request\" (the leader gone) is retried: verify exits 0" {
@@ -1306,9 +1337,9 @@ $E verify: error: GET /connectors/mirror-source/status: HTTP 500 for longer than
   start_fake offsets-500-forward-twice
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status three times, then config and one read of the offsets (the plan).
-  assert_summary --stderr verify 0 0 5
-  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
+  assert_summary --stderr verify 0 0 6
+  assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
 }
 @test "HTTP 500 \"IO Error trying to forward REST request\" past the retry budget exits 4: the leader unreachable, run again once there is one" {
@@ -1317,9 +1348,9 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   start_fake offsets-500-forward
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 3
-  assert_output "$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
-$E verify: info: GET /connectors/mirror-source/status answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
-$E verify: error: GET /connectors/mirror-source/status: the Connect leader is unreachable: the worker answered HTTP 500 for longer than the retry budget of 1000 ms: IO Error trying to forward REST request: java.net.ConnectException: Connection refused; run this again once the workers have a leader"
+  assert_output "$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 250 ms
+$E verify: info: GET /connectors/mirror-source/tasks answered HTTP 500 (the worker cannot reach the Connect leader); retrying in 500 ms
+$E verify: error: GET /connectors/mirror-source/tasks: the Connect leader is unreachable: the worker answered HTTP 500 for longer than the retry budget of 1000 ms: IO Error trying to forward REST request: java.net.ConnectException: Connection refused; run this again once the workers have a leader"
   assert_near_ms "$MS" 750 1600
 }
 @test "HTTP 500 \"Failed to retrieve offsets\" on GET offsets is retried like 409: verify exits 0" {
@@ -1330,7 +1361,7 @@ $E verify: error: GET /connectors/mirror-source/status: the Connect leader is un
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, GET offsets three times for the one read (it equals the plan).
   # The race lasts as long as the worker's reader takes: the first wait is 50 ms.
-  assert_summary --stderr verify 0 0 5
+  assert_summary --stderr verify 0 0 6
   assert_equal "$stderr" "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 50 ms
 $E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 100 ms
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
@@ -1342,7 +1373,7 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   timed -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, GET offsets five times: waits of 50, 100, 200 and 400 ms, then 800
   # would pass the budget.
-  assert_summary verify 4 0 7
+  assert_summary verify 4 0 8
   assert_output "$E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 50 ms
 $E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 100 ms
 $E verify: info: GET /connectors/mirror-source/offsets answered HTTP 500 (a rebalance expected, or a race inside the worker); retrying in 200 ms
@@ -1361,7 +1392,7 @@ $E verify: error: GET /connectors/mirror-source/offsets: HTTP 500 for longer tha
   timed -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
   # GET status, GET config, GET offsets three times: 1 offset, then 2, then the plan's 3, which
   # ends the reads (a read equal to the plan needs no second).
-  assert_summary --stderr verify 0 0 5
+  assert_summary --stderr verify 0 0 6
   assert_equal "$stderr" "$E verify: info: connector mirror-source: 2 offsets listed, 1 the read before: the worker is still reading its offsets topic; reading again
 $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
   # Two waits between the three reads: 20 ms after the first (a read that has returned leaves
@@ -1382,7 +1413,7 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   [ -n "$n" ] || fail "no warning that the offsets still changed"
   # The second read 20 ms after the first, then one every 250 ms or so for the 1000 ms budget.
   [ "$n" -ge 3 ] && [ "$n" -le 6 ] || fail "$n reads of the offsets in 1000 ms"
-  assert_summary --stderr verify 0 0 $((n + 2))
+  assert_summary --stderr verify 0 0 $((n + 3))
   assert_equal "${#stderr_lines[@]}" "$n"
   for ((i = 0; i < n - 2; i++)); do
     assert_equal "${stderr_lines[i]}" "$E verify: info: connector mirror-source: 4 offsets listed, 4 the read before: the worker is still reading its offsets topic; reading again"
@@ -1400,7 +1431,7 @@ $E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd
   {"partition": {"cluster": "src", "topic": "payments", "partition": 0}, "offset": null}]}'
   start_fake offsets-stopped
   run -1 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary --stderr verify 1 0 4
+  assert_summary --stderr verify 1 0 5
   # orders-1 (planned null) matches; payments-0 (planned 6) has none.
   assert_equal "$stderr" "$E verify: error: mismatch: payments-0: expected offset 6, found none
 $E verify: error: 1 mismatch: 1 of 4 planned partitions differ from the plan"
@@ -1416,7 +1447,7 @@ $E verify: error: 1 mismatch: 1 of 4 planned partitions differ from the plan"
   start_fake offsets-stopped
   run -0 --separate-stderr offsets rollback-plan --config "$INI" --plan "$WORK/plan.json" --out "$WORK/rollback.csv"
   # GET status and two agreeing reads of the offsets.
-  assert_summary --stderr rollback-plan 0 0 3
+  assert_summary --stderr rollback-plan 0 0 4
   assert_equal "$stderr" "$E rollback-plan: info: wrote $WORK/rollback.csv: 4 partitions (2 from MM2's offsets, 2 from the plan's C)"
   assert_equal "$(cat "$WORK/rollback.csv")" "orders,0,100
 orders,1,0

@@ -86,7 +86,7 @@ over_cap() {
   timeout 10 python3 -c 'import sys; open(sys.argv[1], "w").write("{\"offsets\": [" + "[]," * 2000000 + "[]]}")' "$WORK/offsets.json"
   start_fake offsets-stopped
   run -5 job_limited verify --config "$INI" --plan "$WORK/plan.json"
-  assert_summary verify 5 0 3
+  assert_summary verify 5 0 4
   assert_output "$E verify: error: GET /connectors/mirror-source/offsets: the answer holds 2000003 JSON values, above the cap of 1500000 ($WHY)"
 }
 @test "receive.message.max.bytes above 16 MiB is refused: every Kafka answer stays within the cap" {

@@ -257,13 +257,13 @@ foreign_connector() { # DIR NAME STATE
   foreign_connector "$d" pau PAUSED
   before=$(offsets_json pau)
   run -1 oj "$d" apply --config migration.ini --plan plan.json
-  assert_line "mm2-offsets apply: error: refused: connector pau is PAUSED, not STOPPED (PAUSED is not STOPPED: its tasks still exist); offsets can only be written to a STOPPED connector: PUT /connectors/pau/stop, check that its offsets have not moved past the plan, then run again [rule connector-state]"
+  assert_line "mm2-offsets apply: error: refused: connector pau is PAUSED with 1 task, not STOPPED (PAUSED is not STOPPED: its tasks still exist); offsets can only be written to a STOPPED connector: PUT /connectors/pau/stop, check that its offsets have not moved past the plan, then run again [rule connector-state]"
   run -0 curl -s "http://$(bed_worker_ip 1):8088/connectors/pau/status"
   assert_equal "$(jq -r .connector.state <<<"$output")" PAUSED
   assert_equal "$(offsets_json pau)" "$before"
 }
 
-@test "a RUNNING connector is refused and left running" {
+@test "a RUNNING connector, its task configured, is refused by apply, verify and rollback-plan and left running" {
   d=$(oj_dir run)
   oj_files "$d" run 'run\\.t'
   topics_both run.t:1
@@ -272,7 +272,14 @@ foreign_connector() { # DIR NAME STATE
   export_plan "$d"
   foreign_connector "$d" run RUNNING
   run -1 oj "$d" apply --config migration.ini --plan plan.json
-  assert_line --partial "refused: connector run is RUNNING, not STOPPED; offsets can only be written to a STOPPED connector"
+  assert_line "mm2-offsets apply: error: refused: connector run is RUNNING with 1 task, not STOPPED; offsets can only be written to a STOPPED connector: PUT /connectors/run/stop, check that its offsets have not moved past the plan, then run again [rule connector-state]"
+  # verify and rollback-plan judge it the same way: its offsets still move.
+  run -1 --separate-stderr oj "$d" verify --config migration.ini --plan plan.json
+  assert_equal "${stderr_lines[0]}" "mm2-offsets verify: error: mismatch: connector run is RUNNING with 1 task, not STOPPED; the offsets move until the connector is stopped: PUT /connectors/run/stop, then verify again [rule connector-state]"
+  assert_equal "$(jq -c '[.ok, .state, .tasks, .stale_task_statuses]' <<<"$output")" '[false,"RUNNING",1,0]'
+  run -1 oj "$d" rollback-plan --config migration.ini --out rollback.csv
+  assert_line "mm2-offsets rollback-plan: error: refused: connector run is RUNNING with 1 task, not STOPPED; the offsets move until the connector is stopped: PUT /connectors/run/stop, then run rollback-plan again [rule connector-state]"
+  [ ! -e "$d/rollback.csv" ]
   wait_for 30 connector_running run
 }
 

@@ -78,8 +78,53 @@ copy() {
   run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic gap.t --timeout 180
   assert_output '{"source_records": 40, "target_records": 40, "partitions": 2, "mismatched_partitions": 0}'
   run -0 --separate-stderr oj "$d" check --config migration.ini --plan plan.json
-  assert_equal "$(jq -c '[.ok, .equal, [.partitions[] | [.first.source_offset, .gap]]]' <<<"$output")" '[true,2,[[7,3],[12,3]]]'
+  assert_equal "$(jq -c '[.ok, .equal, [.partitions[] | [.first.source_offset, .gap, .flink_last.status, .flink_last.source_offset]]]' <<<"$output")" '[true,2,[[7,3,"equal",6],[12,3,"equal",11]]]'
   run -0 rest PUT 1 /connectors/gap/stop
+}
+
+# check judges each partition by the class its plan recorded (docs/mm2-offsets.1, check).
+@test "an at-least-once copy past C cuts over with check passing: Flink's last write is source C + k - 1, MM2's first the source at C; without the boundary read check fails that partition" {
+  d=$(oj_dir ahd)
+  oj_files "$d" ahd 'ahd\\.t'
+  topics_both ahd.t:2
+  produce ahd.t 60 2
+  # Partition 0: 3 records past C = 20 (an AT_LEAST_ONCE sink); partition 1: aligned at 12.
+  copy --group ahd-flink --topic ahd.t --upto 0:20 --past 3
+  copy --group ahd-flink --topic ahd.t --upto 1:12
+  run -0 oj "$d" export --config migration.ini --out export.json --stable-wait 2 -q
+  run -0 --separate-stderr oj "$d" plan --config migration.ini --export export.json --out plan.json
+  PLAN_DIGEST=$output
+  assert_equal "$(jq -c '[.partitions[] | [.partition, .boundary, .c, .m, .duplicates]]' "$d/plan.json")" '[[0,"ahead",20,19,3],[1,"aligned",12,11,0]]'
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  run -0 oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST" -q
+  run -0 --separate-stderr oj "$d" check --config migration.ini --plan plan.json
+  assert_equal "$(jq -c '[.ok, .failed, .boundary_duplicates]' <<<"$output")" '[true,0,3]'
+  # Partition 0: MM2's first record (target 23) is source 20, the one before it (target 22)
+  # Flink's last write, source 22 = C + k - 1; partition 1: source 12, and before it 11.
+  assert_equal "$(jq -c '[.partitions[] | [.first.status, .first.source_offset, .first.target_offset, .flink_last.status, .flink_last.source_offset, .flink_last.target_offset]]' <<<"$output")" \
+    '[["equal",20,23,"equal",22,22],["equal",12,12,"equal",11,11]]'
+  [[ "$stderr" == *"3 boundary duplicates, as the plan expected"* ]] || fail "check said: $stderr"
+  run -0 rest PUT 1 /connectors/ahd/stop
+
+  # The same copy, exported without the boundary read ([flink] tail.records = 0): the plan
+  # knows no class, check expects Flink's last write before C, and the target says otherwise.
+  d=$(oj_dir ahn)
+  oj_files "$d" ahn 'ahn\\.t'
+  sed -i '/^\[connector\]/,/^file/d' "$d/migration.ini"
+  printf 'tail.records = 0\n[connector]\nfile = connector.json\n' >>"$d/migration.ini"
+  topics_both ahn.t:2
+  produce ahn.t 60 2
+  copy --group ahn-flink --topic ahn.t --upto 0:20 --past 3
+  copy --group ahn-flink --topic ahn.t --upto 1:12
+  export_plan "$d"
+  assert_equal "$(jq -c '[.partitions[] | [.partition, .boundary, .c, .m, .duplicates]]' "$d/plan.json")" '[[0,"",20,19,0],[1,"",12,11,0]]'
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  run -0 oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST" -q
+  run -1 --separate-stderr oj "$d" check --config migration.ini --plan plan.json
+  assert_equal "$(jq -c '[.ok, .failed, [.partitions[] | [.first.status, .flink_last.status, .flink_last.source_offset, .flink_last.target_offset]]]' <<<"$output")" \
+    '[false,1,[["equal","differs",19,22],["equal","equal",11,11]]]'
+  assert_equal "${stderr_lines[0]}" "mm2-offsets check: error: ahn.t-0: the last record before the boundary on the target (offset 22) differs from the source record before C (offset 19) in its key: Flink's last write and the plan's boundary (not read) disagree"
+  run -0 rest PUT 1 /connectors/ahn/stop
 }
 
 @test "export reads the boundary during its wait and reads again only the partition its second read saw move: the class is the second read's" {
@@ -155,6 +200,7 @@ copy() {
   # (the class it was planned with, under the digest the approval names).
   run -0 --separate-stderr oj "$d" plan --config migration.ini --export export.json --out plan.json \
     --accept-unplaced acu.t:0
+  PLAN_DIGEST=$output
   assert_equal "${stderr_lines[0]}" "mm2-offsets plan: warning: acu.t-0: planned at C=10 although the target's tail is unplaced (--accept-unplaced)"
   assert_equal "$(jq -c '[.partitions[] | [.topic, .partition, .boundary, .c, .m, .action, .group_c, .gap, .duplicates]]' "$d/plan.json")" \
     '[["acu.t",0,"unplaced",10,9,"offset",10,0,0]]'
@@ -162,4 +208,11 @@ copy() {
   run -0 oj "$d" verify --config migration.ini --plan plan.json -q
   # What Connect holds: M = C - 1, as for any aligned partition.
   assert_equal "$(offsets_json acu | jq -c 'map([.partition.topic, .partition.partition, .offset.offset])')" '[["acu.t",0,9]]'
+  # check proves MM2's first record and leaves Flink's last uncompared: the plan says it could
+  # not be placed.
+  run -0 oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST" -q
+  run -0 --separate-stderr oj "$d" check --config migration.ini --plan plan.json
+  assert_equal "$(jq -c '[.ok, [.partitions[] | [.first.status, .first.source_offset, .flink_last.status, .flink_last.detail]]]' <<<"$output")" \
+    '[true,[["equal",10,"accepted","the plan accepted the boundary as unplaced (--accept-unplaced)"]]]'
+  run -0 rest PUT 1 /connectors/acu/stop
 }

@@ -112,6 +112,12 @@ MODES = {
     "offsets-stopped": {},    # STOPPED, zero tasks; PATCH 200, PUT resume 202, POST 201
     "offsets-running": {},    # RUNNING with two tasks
     "offsets-unassigned": {},  # UNASSIGNED with zero tasks (a stale status of a STOPPED one)
+    # STOPPED with no task config, but its status still lists task 0 UNASSIGNED: the record an
+    # earlier connector of the same name left in the status topic (KafkaStatusBackingStore).
+    "offsets-stale": {},
+    # STOPPED, yet one task config is left (a stop whose rebalance has not ended) and its task
+    # reads RUNNING.
+    "offsets-stopping": {},
     "offsets-absent": {},     # no such connector: 404 under /connectors/NAME
     "offsets-500": {},        # as offsets-stopped, but GET offsets is HTTP 500 with a message
     #                           that mm2-offsets does not retry (an answer, not a race)
@@ -276,12 +282,21 @@ class OffsetsHandler(Handler):
                               if self.path.startswith("/connectors/") else "HTTP 404 Not Found"})
         elif self.path == base + "/config" and method == "GET":
             self.answer(200, dict(self.connector["config"], name=name))
+        elif self.path == base + "/tasks" and method == "GET":
+            n = {"offsets-running": 2, "offsets-stopping": 1}.get(mode, 0)
+            self.answer(200, [{"id": {"connector": name, "task": i},
+                               "config": dict(self.connector["config"], name=name)}
+                              for i in range(n)])
         elif self.path == base + "/status" and method == "GET":
             running = mode == "offsets-running"
             tasks = [task(0), task(1, worker="10.0.0.2:8088")] if running else []
             state = "RUNNING" if running else "STOPPED"
             if mode == "offsets-unassigned":
                 state = "UNASSIGNED"
+            if mode == "offsets-stale":
+                tasks = [task(0, "UNASSIGNED", "10.0.0.2:8088")]
+            if mode == "offsets-stopping":
+                tasks = [task(0)]
             self.answer(200, {"name": name, "type": "source", "tasks": tasks,
                               "connector": {"state": state, "worker_id": "10.0.0.1:8088"}})
         elif self.path == base + "/offsets" and method == "GET":

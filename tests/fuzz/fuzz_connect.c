@@ -30,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct mm2_error err = {0};
     struct mm2_source_offsets offsets;
     struct mm2_connector_status status;
+    size_t ntasks;
     struct mm2_connector connector;
     cJSON *tree;
 
@@ -45,7 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     mm2_source_offsets_free(&offsets);
-    said_why(mm2_connect_status_parse((const char *)data, size, &status, &err), &err);
+    said_why(mm2_connect_status_parse((const char *)data, size, SIZE_MAX, &status, &err), &err);
+    said_why(mm2_connect_status_parse((const char *)data, size, 1, &status, &err), &err);
+    said_why(mm2_connect_task_configs_parse((const char *)data, size, &ntasks, &err), &err);
     tree = cJSON_ParseWithLength((const char *)data, size);
     if (tree != NULL) {
         said_why(mm2_connector_from_json(tree, &connector, &err), &err);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mm2_binding.h"
+#include "mm2_cfgview.h"
 #include "mm2_json.h"
 
 #define INI "migration.ini"
@@ -145,8 +146,9 @@ static void test_binding_connector_name_alias_and_config(void **state)
     f->a.connector = "other-source";
     f->a.config_digest = OTHER;
     (void)snprintf(want, sizeof(want),
-                   "the plan belongs to another migration: its connector config is " OTHER
-                   ", but the one in connector.json is %s" FIX_PLAN,
+                   "the plan belongs to another migration: its connector config differs from the "
+                   "one in connector.json (" OTHER " in the plan, %s in connector.json, the plan "
+                   "recorded only its digest)" FIX_PLAN,
                    f->conn.digest);
     expect(f, "plan",
            "the plan belongs to another migration: its connector is \"other-source\", but "
@@ -159,6 +161,29 @@ static void test_binding_connector_name_alias_and_config(void **state)
            "the plan belongs to another migration: its offsets are keyed by source.cluster.alias "
            "\"source\", but connector.json sets \"src\" (MM2 ignores offsets under another "
            "alias)" FIX_PLAN);
+}
+
+/* A plan that recorded its config's view names the keys that differ, secrets masked and
+ * references shown as written. */
+static void test_binding_config_names_the_keys_that_differ(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_error err = {0};
+    cJSON *then = cJSON_Duplicate(f->conn.config, true), *view = NULL;
+
+    assert_non_null(then);
+    cJSON_ReplaceItemInObjectCaseSensitive(then, "topics", cJSON_CreateString("orders"));
+    cJSON_AddStringToObject(then, "source.cluster.sasl.jaas.config", "${env:SOURCE_JAAS}");
+    assert_int_equal(mm2_cfgview_make(then, f->conn.name, &view, &err), MM2_OK);
+    f->a.config_view = view;
+    f->a.config_digest = OTHER;
+    expect(f, "plan",
+           "the plan belongs to another migration: its connector config differs from the one in "
+           "connector.json (in 2 keys: source.cluster.sasl.jaas.config (\"${env:SOURCE_JAAS}\" "
+           "in the plan, not in connector.json), topics (\"orders\" in the plan, "
+           "\"orders,payments\" in connector.json))" FIX_PLAN);
+    cJSON_Delete(view);
+    cJSON_Delete(then);
 }
 
 static void test_binding_topic_set_both_ways(void **state)
@@ -246,6 +271,7 @@ int main(void)
         T(test_binding_group_names_both_values),
         T(test_binding_cluster_ids_say_pinned_or_read),
         T(test_binding_connector_name_alias_and_config),
+        T(test_binding_config_names_the_keys_that_differ),
         T(test_binding_topic_set_both_ways),
         T(test_binding_disabled_connector_is_not_compared_by_topic),
         T(test_binding_every_field_at_once_one_line_each),

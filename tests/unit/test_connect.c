@@ -12,9 +12,11 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm2_connect.h"
+#include "mm2_connlive.h"
 
 static enum mm2_status offsets(const char *body, struct mm2_source_offsets *out,
                                struct mm2_error *err)
@@ -401,7 +403,165 @@ static enum mm2_status status(const char *body, struct mm2_connector_status *out
                               struct mm2_error *err)
 {
     mm2_error_clear(err);
-    return mm2_connect_status_parse(body, strlen(body), out, err);
+    return mm2_connect_status_parse(body, strlen(body), SIZE_MAX, out, err);
+}
+
+/* The same, split by a task config count. */
+static enum mm2_status status_split(const char *body, size_t configs,
+                                    struct mm2_connector_status *out, struct mm2_error *err)
+{
+    mm2_error_clear(err);
+    return mm2_connect_status_parse(body, strlen(body), configs, out, err);
+}
+
+/* A new STOPPED connector whose status still lists the UNASSIGNED record its deleted
+ * predecessor's task 0 left in the status topic: with no task config that entry is stale. */
+static const char stale_stopped[] =
+    "{\"name\": \"ho6\", \"connector\": {\"state\": \"STOPPED\", \"worker_id\": "
+    "\"198.18.10.21:8088\"}, \"tasks\": [{\"id\": 0, \"state\": \"UNASSIGNED\", "
+    "\"worker_id\": \"198.18.10.22:8088\"}], \"type\": \"source\"}";
+
+static void test_status_split_counts_entries_without_a_config_as_stale(void **state)
+{
+    struct mm2_connector_status s;
+    struct mm2_error err;
+
+    (void)state;
+    assert_int_equal(status_split(stale_stopped, 0, &s, &err), MM2_OK);
+    assert_int_equal(s.ntasks, 0);
+    assert_int_equal(s.stale, 1);
+    assert_string_equal(s.first_stale, "task 0 UNASSIGNED on 198.18.10.22:8088");
+    assert_string_equal(s.first_task, "");
+    assert_string_equal(s.first_bad_task, "");
+    /* The same answer unsplit counts the entry as a task. */
+    assert_int_equal(status(stale_stopped, &s, &err), MM2_OK);
+    assert_int_equal(s.ntasks, 1);
+    assert_int_equal(s.stale, 0);
+    assert_string_equal(s.first_bad_task, "task 0 UNASSIGNED on 198.18.10.22:8088");
+    /* Two configs: tasks 0 and 1 count, 2 and 5 (an earlier connector's) are stale. */
+    assert_int_equal(status_split("{\"connector\": {\"state\": \"RUNNING\"}, \"tasks\": ["
+                                  "{\"id\": 0, \"state\": \"RUNNING\", \"worker_id\": \"a:1\"}, "
+                                  "{\"id\": 1, \"state\": \"RUNNING\", \"worker_id\": \"b:1\"}, "
+                                  "{\"id\": 2, \"state\": \"UNASSIGNED\", \"worker_id\": \"c:1\"}, "
+                                  "{\"id\": 5, \"state\": \"FAILED\", \"worker_id\": \"d:1\"}]}",
+                                  2, &s, &err),
+                     MM2_OK);
+    assert_int_equal(s.ntasks, 2);
+    assert_int_equal(s.tasks_running, 2);
+    assert_int_equal(s.tasks_failed, 0);
+    assert_int_equal(s.stale, 2);
+    assert_string_equal(s.first_task, "task 0 RUNNING on a:1");
+    assert_string_equal(s.first_stale, "task 2 UNASSIGNED on c:1");
+    assert_string_equal(s.first_bad_task, "");
+}
+
+static enum mm2_status task_configs(const char *body, size_t *n, struct mm2_error *err)
+{
+    mm2_error_clear(err);
+    return mm2_connect_task_configs_parse(body, strlen(body), n, err);
+}
+
+static void test_task_configs_parse_counts_tasks_and_refuses_other_shapes(void **state)
+{
+    struct mm2_error err;
+    size_t n = 99;
+
+    (void)state;
+    assert_int_equal(task_configs("[]", &n, &err), MM2_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(task_configs("[{\"id\": {\"connector\": \"c\", \"task\": 0}, \"config\": "
+                                  "{\"task.class\": \"x\"}}, {\"id\": {\"connector\": \"c\", "
+                                  "\"task\": 1}, \"config\": {}}]",
+                                  &n, &err),
+                     MM2_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(task_configs("{}", &n, &err), MM2_UNEXPECTED);
+    assert_string_equal(err.msg, "the answer is not a JSON array of tasks");
+    assert_int_equal(task_configs("[1]", &n, &err), MM2_UNEXPECTED);
+    assert_string_equal(err.msg, "tasks[0] is not a task ({\"id\": {...}})");
+    assert_int_equal(task_configs("[{\"id\": {}}, {\"config\": {}}]", &n, &err), MM2_UNEXPECTED);
+    assert_string_equal(err.msg, "tasks[1] is not a task ({\"id\": {...}})");
+    assert_int_equal(task_configs("[] x", &n, &err), MM2_UNEXPECTED);
+    assert_int_equal(n, 0);
+}
+
+static void test_task_configs_parse_refuses_more_than_the_cap(void **state)
+{
+    const char one[] = "{\"id\": {}},";
+    size_t len = (MM2_CSTATE_TASKS_MAX + 1) * (sizeof(one) - 1) + 2;
+    char *body = malloc(len + 1);
+    struct mm2_error err;
+    size_t n, at = 0;
+
+    (void)state;
+    assert_non_null(body);
+    body[at++] = '[';
+    for (int i = 0; i <= MM2_CSTATE_TASKS_MAX; i++) {
+        memcpy(body + at, one, sizeof(one) - 1);
+        at += sizeof(one) - 1;
+    }
+    body[at - 1] = ']';
+    body[at] = '\0';
+    assert_int_equal(task_configs(body, &n, &err), MM2_UNEXPECTED);
+    assert_string_equal(err.msg, "more than 10000 tasks");
+    body[at - 1 - (sizeof(one) - 1)] = ']';
+    body[at - (sizeof(one) - 1)] = '\0';
+    assert_int_equal(task_configs(body, &n, &err), MM2_OK);
+    assert_int_equal(n, MM2_CSTATE_TASKS_MAX);
+    free(body);
+}
+
+/* Connect's own rule (DistributedHerder.modifyConnectorOffsetsChecks), as REST shows it. */
+static void test_stop_judge_follows_connects_rule(void **state)
+{
+    struct mm2_connector_status s = {.exists = true, .state = MM2_CSTATE_STOPPED};
+
+    (void)state;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_DONE);
+    s.stale = 3; /* stale statuses never block */
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_DONE);
+    assert_int_equal(mm2_connlive_judge(&s, 1), MM2_CONNLIVE_TASKS); /* a task configured */
+    s.state = MM2_CSTATE_UNASSIGNED;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_UNASSIGNED);
+    assert_int_equal(mm2_connlive_judge(&s, 2), MM2_CONNLIVE_TASKS);
+    s.state = MM2_CSTATE_PAUSED;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_OTHER);
+    s.state = MM2_CSTATE_RUNNING;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_OTHER);
+    s.state = MM2_CSTATE_FAILED;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_OTHER);
+    s.exists = false;
+    assert_int_equal(mm2_connlive_judge(&s, 0), MM2_CONNLIVE_ABSENT);
+}
+
+static void test_live_describe_names_configs_and_stale_statuses(void **state)
+{
+    struct mm2_connlive v = {0};
+    struct mm2_error err;
+    char buf[256];
+
+    (void)state;
+    assert_int_equal(status_split(stale_stopped, 0, &v.s, &err), MM2_OK);
+    v.stop = mm2_connlive_judge(&v.s, 0);
+    mm2_connlive_describe(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "STOPPED with no task config (1 stale task status: task 0 "
+                             "UNASSIGNED on 198.18.10.22:8088)");
+    v.s.stale = 0;
+    mm2_connlive_describe(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "STOPPED with no task config");
+    v.task_configs = 2;
+    v.stop = mm2_connlive_judge(&v.s, 2);
+    mm2_connlive_describe(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "STOPPED with 2 task configs");
+    v.s.state = MM2_CSTATE_RUNNING;
+    v.s.ntasks = 1;
+    v.stop = mm2_connlive_judge(&v.s, 1);
+    mm2_connlive_describe(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "RUNNING with 1 task");
+    v.s.exists = false;
+    v.stop = mm2_connlive_judge(&v.s, 0);
+    mm2_connlive_describe(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "absent");
 }
 
 static void test_status_parse_stopped_connector_without_tasks(void **state)
@@ -623,6 +783,11 @@ int main(void)
         cmocka_unit_test(test_offsets_find_matches_cluster_topic_and_partition),
         cmocka_unit_test(test_offsets_free_accepts_null_and_empty),
         cmocka_unit_test(test_status_parse_stopped_connector_without_tasks),
+        cmocka_unit_test(test_status_split_counts_entries_without_a_config_as_stale),
+        cmocka_unit_test(test_task_configs_parse_counts_tasks_and_refuses_other_shapes),
+        cmocka_unit_test(test_task_configs_parse_refuses_more_than_the_cap),
+        cmocka_unit_test(test_stop_judge_follows_connects_rule),
+        cmocka_unit_test(test_live_describe_names_configs_and_stale_statuses),
         cmocka_unit_test(test_status_parse_counts_tasks_and_names_the_first_bad_one),
         cmocka_unit_test(test_status_parse_paused_or_unassigned_task_is_bad_but_not_failed),
         cmocka_unit_test(test_status_parse_knows_every_connect_state),

@@ -64,7 +64,6 @@ static const char *const CONNECTOR_JSON =
     "\"topics\": \"orders, payments\", "
     "\"replication.policy.class\": "
     "\"org.apache.kafka.connect.mirror.IdentityReplicationPolicy\", "
-    "\"offset.consistency.enabled\": \"false\", "
     "\"emit.offset-syncs.enabled\": \"false\", "
     "\"refresh.topics.enabled\": \"true\", "
     "\"refresh.topics.interval.seconds\": \"60\", "
@@ -107,6 +106,8 @@ static void use_connector(struct fx *f)
     (void)snprintf(f->ex.connector, sizeof(f->ex.connector), "%s", f->conn.name);
     (void)snprintf(f->ex.alias, sizeof(f->ex.alias), "%s", f->conn.alias);
     memcpy(f->ex.config_digest, f->conn.digest, sizeof(f->ex.config_digest));
+    cJSON_Delete(f->ex.config_view);
+    f->ex.config_view = cJSON_Duplicate(f->conn.view, true);
 }
 
 /* A source topic of the export (add them in name order). target NULL: not replicated. */
@@ -823,11 +824,11 @@ static void test_plan_connector_json_with_another_filter_blocks_twice(void **sta
     memcpy(old, f->ex.config_digest, sizeof(old));
     set_cfg(f, "topics", "payments");
     connector_now(f);
+    (void)old;
     (void)snprintf(want, sizeof(want),
-                   "the connector JSON changed since the export (%s at export, %s now, connector "
-                   "\"" NAME "\" then, \"" NAME "\" now); export again with the JSON you will "
-                   "apply [rule connector-config]",
-                   old, f->conn.digest);
+                   "the connector JSON changed since the export (in 1 key: topics (\"orders, "
+                   "payments\" in the export, \"payments\" in the JSON now)); export again with "
+                   "the JSON you will apply [rule connector-config]");
     assert_refused(f, 2, want,
                    "topic orders: the connector JSON does not replicate it now but did at export; "
                    "export again [rule topics-changed]");
@@ -913,9 +914,17 @@ static void test_plan_connector_json_changed_blocks(void **state)
     connector_now(f);
     assert_string_not_equal(old, f->conn.digest);
     (void)snprintf(want, sizeof(want),
-                   "the connector JSON changed since the export (%s at export, %s now, connector "
-                   "\"" NAME "\" then, \"" NAME "\" now); export again with the JSON you will "
-                   "apply [rule connector-config]",
+                   "the connector JSON changed since the export (in 1 key: tasks.max (\"4\" in "
+                   "the export, \"8\" in the JSON now)); export again with the JSON you will "
+                   "apply [rule connector-config]");
+    assert_refused(f, 1, want);
+    /* An export written before views were recorded: the two digests, and why only those. */
+    cJSON_Delete(f->ex.config_view);
+    f->ex.config_view = NULL;
+    (void)snprintf(want, sizeof(want),
+                   "the connector JSON changed since the export (%s in the export, %s in the JSON "
+                   "now, the export recorded only its digest); export again with the JSON you "
+                   "will apply [rule connector-config]",
                    old, f->conn.digest);
     assert_refused(f, 1, want);
 }
@@ -928,11 +937,10 @@ static void test_plan_connector_renamed_blocks(void **state)
     memcpy(old, f->ex.config_digest, sizeof(old));
     cJSON_ReplaceItemInObjectCaseSensitive(f->json, "name", cJSON_CreateString("mm2-orders"));
     connector_now(f);
+    (void)old;
     (void)snprintf(want, sizeof(want),
-                   "the connector JSON changed since the export (%s at export, %s now, connector "
-                   "\"" NAME "\" then, \"mm2-orders\" now); export again with the JSON you will "
-                   "apply [rule connector-config]",
-                   old, f->conn.digest);
+                   "the connector JSON names connector \"mm2-orders\" now, \"" NAME "\" at "
+                   "export; export again with the JSON you will apply [rule connector-config]");
     assert_refused(f, 1, want);
 }
 
@@ -1076,10 +1084,9 @@ static void test_plan_other_connector_classes_refused(void **state)
 
 static void test_plan_enabled_keys_must_be_false(void **state)
 {
-    static const char *const keys[] = {"offset.consistency.enabled", "emit.offset-syncs.enabled",
-                                       "sync.topic.configs.enabled", "sync.topic.acls.enabled"};
-    static const char *const why[] = {"MM2 translates no offset, C - 1 is the whole mapping",
-                                      "no offset-syncs topic on either cluster",
+    static const char *const keys[] = {"emit.offset-syncs.enabled", "sync.topic.configs.enabled",
+                                       "sync.topic.acls.enabled"};
+    static const char *const why[] = {"no offset-syncs topic on either cluster",
                                       "the target's topic configs stay the platform's",
                                       "the target's ACLs stay the platform's"};
     struct fx *f = *state;
@@ -1099,8 +1106,8 @@ static void test_plan_enabled_keys_must_be_false(void **state)
 
 static void test_plan_enabled_keys_false_in_any_case_and_trimmed(void **state)
 {
-    static const char *const keys[] = {"offset.consistency.enabled", "emit.offset-syncs.enabled",
-                                       "sync.topic.configs.enabled", "sync.topic.acls.enabled"};
+    static const char *const keys[] = {"emit.offset-syncs.enabled", "sync.topic.configs.enabled",
+                                       "sync.topic.acls.enabled"};
     static const char *const falses[] = {"FALSE", "False", " false", "false\t", " \tfAlSe  "};
     static const char *const others[] = {"no", "0", "f", "false.", "fa lse", ""};
     struct fx *f = *state;
@@ -1227,37 +1234,33 @@ static void test_connector_rules_all_broken_at_once(void **state)
     struct mm2_refusals r = {0};
 
     set_cfg(f, "connector.class", "MirrorHeartbeat");
-    set_cfg(f, "offset.consistency.enabled", "yes");
     set_cfg(f, "emit.offset-syncs.enabled", "TRUE");
     set_cfg(f, "sync.topic.configs.enabled", "true");
     set_cfg(f, "sync.topic.acls.enabled", "1");
     set_cfg(f, "source.consumer.auto.offset.reset", "latest");
     connector_now(f);
     mm2_connector_rules(&f->conn, true, &r);
-    assert_int_equal(r.n, 6);
+    assert_int_equal(r.n, 5);
     assert_string_equal(r.line[0],
                         "connector " NAME ": connector.class is \"MirrorHeartbeat\", "
                         "not org.apache.kafka.connect.mirror.MirrorSourceConnector; "
                         "only MirrorSourceConnector is migrated [rule connector-config]");
-    assert_string_equal(r.line[1], "connector " NAME ": offset.consistency.enabled is \"yes\"; "
-                                   "set it to \"false\": MM2 translates no offset, C - 1 is "
-                                   "the whole mapping [rule connector-config]");
-    assert_string_equal(r.line[2], "connector " NAME ": emit.offset-syncs.enabled is \"TRUE\"; "
+    assert_string_equal(r.line[1], "connector " NAME ": emit.offset-syncs.enabled is \"TRUE\"; "
                                    "set it to \"false\": no offset-syncs topic on either "
                                    "cluster [rule connector-config]");
-    assert_string_equal(r.line[3], "connector " NAME ": sync.topic.configs.enabled is \"true\"; "
+    assert_string_equal(r.line[2], "connector " NAME ": sync.topic.configs.enabled is \"true\"; "
                                    "set it to \"false\": the target's topic configs stay the "
                                    "platform's [rule connector-config]");
-    assert_string_equal(r.line[4], "connector " NAME ": sync.topic.acls.enabled is \"1\"; set it "
+    assert_string_equal(r.line[3], "connector " NAME ": sync.topic.acls.enabled is \"1\"; set it "
                                    "to \"false\": the target's ACLs stay the platform's "
                                    "[rule connector-config]");
-    assert_string_equal(r.line[5], "connector " NAME ": source.consumer.auto.offset.reset is "
+    assert_string_equal(r.line[4], "connector " NAME ": source.consumer.auto.offset.reset is "
                                    "\"latest\" but the plan clears some partitions (null) so MM2 "
                                    "starts them at auto.offset.reset; set it to \"earliest\" "
                                    "[rule connector-config]");
     mm2_refusals_free(&r);
     mm2_connector_rules(&f->conn, false, &r);
-    assert_int_equal(r.n, 5);
+    assert_int_equal(r.n, 4);
     mm2_refusals_free(&r);
 }
 
@@ -1361,11 +1364,14 @@ static void test_plan_to_json_exact_text(void **state)
 {
     struct fx *f = *state;
     cJSON *j;
-    char *text, want[4096];
+    char *text, *view, want[8192];
 
     plan_each_action(f);
     j = plan_json(f);
     text = mm2_json_print(j, true);
+    view = mm2_json_print(f->conn.view, true);
+    assert_non_null(view);
+    view[strlen(view) - 1] = '\0'; /* its newline */
     (void)snprintf(want, sizeof(want),
                    "{\n"
                    "  \"kind\": \"mm2kit.plan/v1\",\n"
@@ -1375,12 +1381,17 @@ static void test_plan_to_json_exact_text(void **state)
                    "  \"source_cluster_id\": \"" SRC_ID "\",\n"
                    "  \"target_cluster_id\": \"" TGT_ID "\",\n"
                    "  \"connect\": {\"version\": \"4.3.1\"},\n"
-                   "  \"connector\": {\"name\": \"" NAME "\", \"source_alias\": \"source\", "
-                   "\"config_digest\": \"%s\"},\n"
+                   "  \"connector\": {\n"
+                   "    \"name\": \"" NAME "\",\n"
+                   "    \"source_alias\": \"source\",\n"
+                   "    \"config_digest\": \"%s\",\n"
+                   "    \"config\": %s\n"
+                   "  },\n"
                    "%s",
-                   MM2KIT_VERSION, f->conn.digest, PLAN_TEXT_TAIL);
+                   MM2KIT_VERSION, f->conn.digest, view, PLAN_TEXT_TAIL);
     assert_string_equal(text, want);
     free(text);
+    free(view);
     cJSON_Delete(j);
 }
 
@@ -1675,7 +1686,7 @@ static void test_export_to_json_exact_text(void **state)
 {
     struct fx *f = *state;
     cJSON *j;
-    char *text, want[4096];
+    char *text, *view, want[8192];
 
     xtopic(f, "payments")->target_partitions = -1;
     part(f, "payments", 0)->target_hw[0] = part(f, "payments", 0)->target_hw[1] = -1;
@@ -1684,6 +1695,9 @@ static void test_export_to_json_exact_text(void **state)
     xtopic(f, "orders")->compacted = true;
     j = export_json(&f->ex);
     text = mm2_json_print(j, true);
+    view = mm2_json_print(f->ex.config_view, true);
+    assert_non_null(view);
+    view[strlen(view) - 1] = '\0'; /* its newline */
     (void)snprintf(
         want, sizeof(want),
         "{\n"
@@ -1693,8 +1707,12 @@ static void test_export_to_json_exact_text(void **state)
         "  \"source_cluster_id\": \"" SRC_ID "\",\n"
         "  \"target_cluster_id\": \"" TGT_ID "\",\n"
         "  \"connect\": {\"version\": \"4.3.1\", \"kafka_cluster_id\": \"" TGT_ID "\"},\n"
-        "  \"connector\": {\"name\": \"" NAME "\", \"source_alias\": \"source\", "
-        "\"config_digest\": \"%s\"},\n"
+        "  \"connector\": {\n"
+        "    \"name\": \"" NAME "\",\n"
+        "    \"source_alias\": \"source\",\n"
+        "    \"config_digest\": \"%s\",\n"
+        "    \"config\": %s\n"
+        "  },\n"
         "  \"flink\": {\"group_id\": \"flink-orders\", \"group_state\": \"Empty\", "
         "\"group_members\": 0, \"stopped_by\": \"flink-rest\", \"job_state\": \"FINISHED\", "
         "\"checkpoint_interval_ms\": 60000},\n"
@@ -1720,9 +1738,10 @@ static void test_export_to_json_exact_text(void **state)
         "null]}\n"
         "  ]\n"
         "}\n",
-        MM2KIT_VERSION, f->conn.digest);
+        MM2KIT_VERSION, f->conn.digest, view);
     assert_string_equal(text, want);
     free(text);
+    free(view);
     cJSON_Delete(j);
 }
 
