@@ -89,7 +89,7 @@ LINT_VENV ?= $(MM2KIT_CACHE)/lint-venv
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all bins cold-build unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
+.PHONY: all bins cold-build config-keys unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
         alerts-check alerts-e2e kube-e2e kube-up kube-down tls-e2e tls-e2e-short
 .DEFAULT_GOAL := all
@@ -139,6 +139,10 @@ $(B)/tests/seal-artifact: $(B)/tests/cli/seal_artifact.o $(LIB_A)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/exit-table: $(B)/tests/cli/exit_table.o $(LIB_A)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/tests/connector-keys: $(B)/tests/cli/connector_keys.o $(LIB_A)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -233,15 +237,23 @@ bed-smoke: image
 # version marked "short" there, an old one, without the smoke test (the newest is the one
 # e2e runs in full).
 COMPAT_VERSIONS ?=
-compat: deps
-	$(Q)tests/compat/run.sh $(COMPAT_VERSIONS)
+compat: deps $(B)/tests/connector-keys
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/compat/run.sh $(COMPAT_VERSIONS)
+# Every connector key the project sets, requires or reads, against the config definitions of
+# each Kafka version's own jars (tests/compat/config-keys.sh; CONFIG_KEYS_VERSIONS, default all
+# of tests/compat/versions; make compat checks each version it runs). The key-by-version table
+# of docs/kafka-versions.md: make config-keys CONFIG_KEYS_TABLE=build/config-keys.md
+CONFIG_KEYS_VERSIONS ?=
+CONFIG_KEYS_TABLE ?=
+config-keys: deps $(B)/tests/connector-keys
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/compat/config-keys.sh $(if $(CONFIG_KEYS_TABLE),--table $(CONFIG_KEYS_TABLE)) $(CONFIG_KEYS_VERSIONS)
 # The offsets acceptance test with the SOURCE on an older Kafka (tests/compat/source.sh):
 # 3.6.2 KRaft and 2.8.2 with ZooKeeper by default; TARGET and Connect the newest.
 COMPAT_SOURCES ?=
 compat-source: deps
 	$(Q)tests/compat/source.sh $(COMPAT_SOURCES)
-compat-short: deps
-	$(Q)tests/compat/run.sh --short $$(awk '/^[0-9].* short/ { print $$1; exit }' tests/compat/versions)
+compat-short: deps $(B)/tests/connector-keys
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/compat/run.sh --short $$(awk '/^[0-9].* short/ { print $$1; exit }' tests/compat/versions)
 
 # Figures beside their baselines, measured in the same run (not tests).
 bench: all $(B)/tests/seal-artifact
@@ -378,6 +390,7 @@ test: deps
 # (make fuzz alone runs FUZZ_SECONDS=20).
 	$(Q)$(MAKE) --no-print-directory -j2 -Otarget fuzz memcheck FUZZ_SECONDS=8
 	$(Q)$(MAKE) --no-print-directory e2e
+	$(Q)$(MAKE) --no-print-directory config-keys CONFIG_KEYS_VERSIONS=$$(awk '/^[0-9]/ { v = $$1 } END { print v }' tests/compat/versions)
 	$(Q)$(MAKE) --no-print-directory kube-e2e
 	$(Q)$(MAKE) --no-print-directory rehearsal-short
 	$(Q)$(MAKE) --no-print-directory alerts-e2e

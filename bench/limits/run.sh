@@ -65,7 +65,7 @@ measure() {
   "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
   "source.cluster.alias": "src", "target.cluster.alias": "tgt", "topics": "prod\\.payments\\..*",
   "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
-  "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+  "emit.offset-syncs.enabled": "false",
   "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
   "source.consumer.auto.offset.reset": "earliest", "tasks.max": "4"}}
 JSON

@@ -73,7 +73,7 @@ connector() { # NAME TOPICS
     "target.cluster.security.protocol": "SASL_PLAINTEXT", "target.cluster.sasl.mechanism": "PLAIN",
     "target.cluster.sasl.jaas.config": "${env:MM2_TARGET_SASL_JAAS_CONFIG}",
     topics: $t, "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
-    "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+    "emit.offset-syncs.enabled": "false",
     "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
     "source.consumer.auto.offset.reset": "earliest",
     "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",

@@ -122,7 +122,7 @@ connector() { # NAME ALIAS EXTRA_JSON
     "target.cluster.sasl.jaas.config": "${env:MM2_TARGET_SASL_JAAS_CONFIG}",
     "topics": "bench\\.src",
     "replication.policy.class": "org.apache.kafka.connect.mirror.DefaultReplicationPolicy",
-    "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+    "emit.offset-syncs.enabled": "false",
     "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
     "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
     "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",

@@ -102,7 +102,7 @@ connector_json() { # NAME TOPICS_REGEX [EXTRA_CONFIG_JSON]
     "target.cluster.sasl.jaas.config": "${env:MM2_TARGET_SASL_JAAS_CONFIG}",
     "topics": $t,
     "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
-    "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+    "emit.offset-syncs.enabled": "false",
     "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
     "refresh.topics.enabled": "false",
     "source.consumer.auto.offset.reset": "earliest", "source.consumer.isolation.level": "read_committed",

@@ -107,7 +107,6 @@ write_connector() {
     "target.cluster.alias": "tgt",
     "topics": "orders,payments",
     "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
-    "offset.consistency.enabled": "false",
     "emit.offset-syncs.enabled": "false",
     "sync.topic.configs.enabled": "false",
     "sync.topic.acls.enabled": "false",

@@ -3,7 +3,8 @@
 # tests/bed/kafka/SHA512SUMS), and on each, on a bed of its own (mm2kit-compat,
 # 198.18.16.0/24), the tests tagged "compat": the smoke test (bed_smoke.bats),
 # the entrypoint e2e (worker.bats) and the offsets acceptance test (the cutover
-# and its rollback plan in offsets.bats).  What differs per version is in
+# and its rollback plan in offsets.bats); and before them, that the version reads every
+# connector key the project sets or reads (config-keys.sh).  What differs per version is in
 # docs/kafka-versions.md.
 #
 #   tests/compat/run.sh [--short] [VERSION...]     default: every version in tests/compat/versions
@@ -63,6 +64,14 @@ for v in "${versions[@]}"; do
   fi
   t_image=$((SECONDS - t0))
   printf 'compat: Kafka %s: image in %d s; the compat tests on bed %s\n' "$v" "$t_image" "$BED_NAME" >&2
+  # The connector keys the project sets or reads, against this version's own config definitions.
+  if "$here/config-keys.sh" "$v" >"$dir/keys.log" 2>&1; then
+    keys='keys read'
+  else
+    keys='KEYS NOT READ'
+    [ "$rc" -eq 0 ] && rc=1
+    cat "$dir/keys.log" >&2
+  fi
   mapfile -t tags < <(tags_for "$v")
   if IMAGE=$image BED_DIR=$dir BED_KAFKA_VERSION=$v "$root/tests/run-bats" "${tags[@]}" "${files[@]}" >"$dir/bats.log" 2>&1; then
     res=passed
@@ -70,7 +79,7 @@ for v in "${versions[@]}"; do
     res=FAILED
     [ "$rc" -eq 0 ] && rc=1
   fi
-  printf '%-8s %-6s %s in %d s (image %d s)\n' "$v" "$res" "$(tail -n 1 "$dir/bats.log")" $((SECONDS - t0)) "$t_image" |
+  printf '%-8s %-6s %s, %s in %d s (image %d s)\n' "$v" "$res" "$(tail -n 1 "$dir/bats.log")" "$keys" $((SECONDS - t0)) "$t_image" |
     tee -a "$out/SUMMARY" >&2
   [ "$res" = passed ] || grep -E '^(not ok|#)' "$dir/bats.log" | head -n 40 >&2
 done

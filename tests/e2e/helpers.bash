@@ -54,7 +54,7 @@ mirror_connector_json() {
   "target.cluster.sasl.jaas.config": "\${env:MM2_TARGET_SASL_JAAS_CONFIG}",
   "topics": "$topics",
   "replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",
-  "offset.consistency.enabled": "false", "emit.offset-syncs.enabled": "false",
+  "emit.offset-syncs.enabled": "false",
   $syncs
   "sync.topic.configs.enabled": "false", "sync.topic.acls.enabled": "false",
   "refresh.topics.enabled": "true", "refresh.topics.interval.seconds": "60",
