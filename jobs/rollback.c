@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "mm2_cli.h"
+#include "mm2_file.h"
 #include "mm2_json.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */

@@ -7,7 +7,7 @@
 #include "job.h"
 #include "mm2_cli.h"
 #include "mm2_json.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -128,36 +128,36 @@ static void show_text(const struct mm2_plan *plan, const struct view *v)
 static enum mm2_status show_json(const struct mm2_plan *plan, const struct view *v,
                                  struct mm2_error *err)
 {
-    struct pj b = {.root = cJSON_CreateObject()};
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
     int64_t total_lag = 0;
     cJSON *arr;
     char *text = NULL;
 
-    pj_str(&b, b.root, "connector", plan->connector);
-    pj_str(&b, b.root, "state", v->s.exists ? mm2_cstate_name(v->s.state) : "absent");
-    pj_int(&b, b.root, "tasks", (int64_t)v->s.ntasks);
-    pj_int(&b, b.root, "tasks_running", (int64_t)v->s.tasks_running);
-    pj_int(&b, b.root, "tasks_failed", (int64_t)v->s.tasks_failed);
-    pj_int(&b, b.root, "stale_task_statuses", (int64_t)v->s.stale);
-    arr = pj_arr(&b, b.root, "partitions");
+    mm2_pj_str(&b, b.root, "connector", plan->connector);
+    mm2_pj_str(&b, b.root, "state", v->s.exists ? mm2_cstate_name(v->s.state) : "absent");
+    mm2_pj_int(&b, b.root, "tasks", (int64_t)v->s.ntasks);
+    mm2_pj_int(&b, b.root, "tasks_running", (int64_t)v->s.tasks_running);
+    mm2_pj_int(&b, b.root, "tasks_failed", (int64_t)v->s.tasks_failed);
+    mm2_pj_int(&b, b.root, "stale_task_statuses", (int64_t)v->s.stale);
+    arr = mm2_pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < plan->n && !b.oom; i++) {
         const struct mm2_pentry *e = &plan->entries[i];
-        cJSON *x = pj_item(&b, arr);
+        cJSON *x = mm2_pj_item(&b, arr);
         int64_t pos, lag;
         bool has = position(plan, v, i, &pos, &lag);
         total_lag += lag;
-        pj_str(&b, x, "topic", e->topic);
-        pj_int(&b, x, "partition", e->partition);
-        pj_int(&b, x, "c", e->c);
-        pj_int(&b, x, "position", pos);
-        pj_bool(&b, x, "has_offset", has);
-        pj_int(&b, x, "log_end", v->end[i]);
-        pj_int(&b, x, "lag", lag);
-        pj_str(&b, x, "boundary", e->boundary);
-        pj_int(&b, x, "duplicates", e->duplicates);
-        pj_int(&b, x, "gap", e->gap);
+        mm2_pj_str(&b, x, "topic", e->topic);
+        mm2_pj_int(&b, x, "partition", e->partition);
+        mm2_pj_int(&b, x, "c", e->c);
+        mm2_pj_int(&b, x, "position", pos);
+        mm2_pj_bool(&b, x, "has_offset", has);
+        mm2_pj_int(&b, x, "log_end", v->end[i]);
+        mm2_pj_int(&b, x, "lag", lag);
+        mm2_pj_str(&b, x, "boundary", e->boundary);
+        mm2_pj_int(&b, x, "duplicates", e->duplicates);
+        mm2_pj_int(&b, x, "gap", e->gap);
     }
-    pj_int(&b, b.root, "total_lag", total_lag);
+    mm2_pj_int(&b, b.root, "total_lag", total_lag);
     if (!b.oom)
         text = mm2_json_print(b.root, true);
     cJSON_Delete(b.root);

@@ -10,7 +10,7 @@
 #include "job.h"
 #include "mm2_artifact.h"
 #include "mm2_cli.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
 /* The mismatch lines of one comparison: each is printed, and kept for the report. */
 struct mismatches {
@@ -130,29 +130,29 @@ static enum mm2_status verify_report(const struct mm2_plan *plan, const struct l
                                      struct mismatches *m, struct verify_result *res,
                                      struct mm2_error *err)
 {
-    struct pj b = {.root = cJSON_CreateObject()};
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
     char now[32];
     enum mm2_status st = MM2_OK;
 
     job_utc_now(now, sizeof(now));
-    pj_str(&b, b.root, "kind", MM2_KIND_VERIFY);
-    pj_str(&b, b.root, "tool", PROG " " MM2KIT_VERSION);
-    pj_str(&b, b.root, "created", now);
-    pj_str(&b, b.root, "plan_digest", plan->digest);
+    mm2_pj_str(&b, b.root, "kind", MM2_KIND_VERIFY);
+    mm2_pj_str(&b, b.root, "tool", PROG " " MM2KIT_VERSION);
+    mm2_pj_str(&b, b.root, "created", now);
+    mm2_pj_str(&b, b.root, "plan_digest", plan->digest);
     if (!b.oom)
         st = job_add_migration(b.root, plan, err);
-    pj_str(&b, b.root, "state", l->v.s.exists ? mm2_cstate_name(l->v.s.state) : "absent");
+    mm2_pj_str(&b, b.root, "state", l->v.s.exists ? mm2_cstate_name(l->v.s.state) : "absent");
     /* Connect's own count: its task configs */
-    pj_int(&b, b.root, "tasks", (int64_t)l->v.task_configs);
-    pj_int(&b, b.root, "stale_task_statuses", (int64_t)l->v.s.stale);
-    pj_int(&b, b.root, "checked", (int64_t)res->checked);
-    pj_int(&b, b.root, "offsets_read", (int64_t)l->offs.n);
+    mm2_pj_int(&b, b.root, "tasks", (int64_t)l->v.task_configs);
+    mm2_pj_int(&b, b.root, "stale_task_statuses", (int64_t)l->v.s.stale);
+    mm2_pj_int(&b, b.root, "checked", (int64_t)res->checked);
+    mm2_pj_int(&b, b.root, "offsets_read", (int64_t)l->offs.n);
     if (b.root == NULL || !cJSON_AddItemToObject(b.root, "mismatches", m->list)) {
         cJSON_Delete(m->list);
         b.oom = true;
     }
     m->list = NULL;
-    pj_bool(&b, b.root, "ok", res->mismatches == 0);
+    mm2_pj_bool(&b, b.root, "ok", res->mismatches == 0);
     if (b.oom || m->oom || st != MM2_OK) {
         cJSON_Delete(b.root);
         return st != MM2_OK ? st : mm2_error_set(err, MM2_UNEXPECTED, "out of memory");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm2_file.h"
 #include "mm2_json.h"
 
 /* The digest of tree without its "digest" member, printed without it rather than from a copy:

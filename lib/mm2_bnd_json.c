@@ -19,29 +19,30 @@
     X(mismatch_target, "mismatch_target")                                                          \
     X(mismatch_source, "mismatch_source")
 
-void mm2_bnd_to_json(struct pj *b, cJSON *parent, const char *key, const struct mm2_bnd_result *r)
+void mm2_bnd_to_json(struct mm2_pj *b, cJSON *parent, const char *key,
+                     const struct mm2_bnd_result *r)
 {
     const char *name = mm2_bnd_class_name(r->cls);
-    cJSON *o = pj_obj(b, parent, key);
+    cJSON *o = mm2_pj_obj(b, parent, key);
 
     if (o == NULL)
         return;
-    pj_str(b, o, "class", name != NULL ? name : "");
+    mm2_pj_str(b, o, "class", name != NULL ? name : "");
     if (r->k != 0)
-        pj_int(b, o, "k", (int64_t)r->k);
-    pj_int(b, o, "tail_records", (int64_t)r->tail_len);
-    pj_int(b, o, "matches", (int64_t)r->matches);
+        mm2_pj_int(b, o, "k", (int64_t)r->k);
+    mm2_pj_int(b, o, "tail_records", (int64_t)r->tail_len);
+    mm2_pj_int(b, o, "matches", (int64_t)r->matches);
 #define WRITE(f, name)                                                                             \
     if (r->f >= 0)                                                                                 \
-        pj_int(b, o, name, r->f);
+        mm2_pj_int(b, o, name, r->f);
     OFFSETS(WRITE)
 #undef WRITE
     if (r->mismatch_target_digest[0] != '\0')
-        pj_str(b, o, "mismatch_target_digest", r->mismatch_target_digest);
+        mm2_pj_str(b, o, "mismatch_target_digest", r->mismatch_target_digest);
     if (r->mismatch_source_digest[0] != '\0')
-        pj_str(b, o, "mismatch_source_digest", r->mismatch_source_digest);
+        mm2_pj_str(b, o, "mismatch_source_digest", r->mismatch_source_digest);
     if (r->why[0] != '\0')
-        pj_str(b, o, "why", r->why);
+        mm2_pj_str(b, o, "why", r->why);
 }
 
 static bool has(const cJSON *o, const char *key)
@@ -93,7 +94,7 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
     int64_t v;
 
     memset(out, 0, sizeof(*out));
-    if (pj_get_buf(o, "class", where, cls, sizeof(cls), err) != MM2_OK)
+    if (mm2_pj_get_buf(o, "class", where, cls, sizeof(cls), err) != MM2_OK)
         return MM2_CONFIG;
     if (!mm2_bnd_class_parse(cls, &out->cls))
         return mm2_error_set(err, MM2_CONFIG,
@@ -103,29 +104,30 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
     /* What is empty is left out (k 0, offsets none, digests and why ""): a 50,000-partition
      * export must stay within the artifact caps (mm2_limits.h). null is read as none too. */
     v = 0;
-    if (has(o, "k") && pj_get_int(o, "k", where, 0, INT64_C(1) << 53, &v, err) != MM2_OK)
+    if (has(o, "k") && mm2_pj_get_int(o, "k", where, 0, INT64_C(1) << 53, &v, err) != MM2_OK)
         return MM2_CONFIG;
     out->k = (uint64_t)v;
-    if (pj_get_int(o, "tail_records", where, 0, MM2_BND_TAIL_MAX, &v, err) != MM2_OK)
+    if (mm2_pj_get_int(o, "tail_records", where, 0, MM2_BND_TAIL_MAX, &v, err) != MM2_OK)
         return MM2_CONFIG;
     out->tail_len = (size_t)v;
-    if (pj_get_int(o, "matches", where, 0, 1000000, &v, err) != MM2_OK)
+    if (mm2_pj_get_int(o, "matches", where, 0, 1000000, &v, err) != MM2_OK)
         return MM2_CONFIG;
     out->matches = (size_t)v;
 #define READ(f, name)                                                                              \
     out->f = -1;                                                                                   \
     if (has(o, name) &&                                                                            \
-        pj_get_int_or_null(o, name, where, 0, INT64_C(1) << 53, -1, &out->f, err) != MM2_OK)       \
+        mm2_pj_get_int_or_null(o, name, where, 0, INT64_C(1) << 53, -1, &out->f, err) != MM2_OK)   \
         return MM2_CONFIG;
     OFFSETS(READ)
 #undef READ
     if ((has(o, "mismatch_target_digest") &&
-         pj_get_buf(o, "mismatch_target_digest", where, out->mismatch_target_digest,
-                    sizeof(out->mismatch_target_digest), err) != MM2_OK) ||
+         mm2_pj_get_buf(o, "mismatch_target_digest", where, out->mismatch_target_digest,
+                        sizeof(out->mismatch_target_digest), err) != MM2_OK) ||
         (has(o, "mismatch_source_digest") &&
-         pj_get_buf(o, "mismatch_source_digest", where, out->mismatch_source_digest,
-                    sizeof(out->mismatch_source_digest), err) != MM2_OK) ||
-        (has(o, "why") && pj_get_buf(o, "why", where, out->why, sizeof(out->why), err) != MM2_OK))
+         mm2_pj_get_buf(o, "mismatch_source_digest", where, out->mismatch_source_digest,
+                        sizeof(out->mismatch_source_digest), err) != MM2_OK) ||
+        (has(o, "why") &&
+         mm2_pj_get_buf(o, "why", where, out->why, sizeof(out->why), err) != MM2_OK))
         return MM2_CONFIG;
     if (!digest_ok(out->mismatch_target_digest) || !digest_ok(out->mismatch_source_digest))
         return mm2_error_set(err, MM2_CONFIG,
@@ -134,12 +136,12 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
     return check(out, where, err);
 }
 
-void mm2_bnd_entry_to_json(struct pj *b, cJSON *o, const struct mm2_pentry *e)
+void mm2_bnd_entry_to_json(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e)
 {
-    pj_str(b, o, "boundary", e->boundary);
-    pj_int(b, o, "group_c", e->group_c);
-    pj_int(b, o, "duplicates", e->duplicates);
-    pj_int(b, o, "gap", e->gap);
+    mm2_pj_str(b, o, "boundary", e->boundary);
+    mm2_pj_int(b, o, "group_c", e->group_c);
+    mm2_pj_int(b, o, "duplicates", e->duplicates);
+    mm2_pj_int(b, o, "gap", e->gap);
 }
 
 enum mm2_status mm2_bnd_entry_from_json(const cJSON *o, const char *where, struct mm2_pentry *e,
@@ -150,10 +152,11 @@ enum mm2_status mm2_bnd_entry_from_json(const cJSON *o, const char *where, struc
     e->group_c = e->c;
     if (cJSON_GetObjectItemCaseSensitive(o, "boundary") == NULL)
         return MM2_OK;
-    if (pj_get_buf(o, "boundary", where, e->boundary, sizeof(e->boundary), err) != MM2_OK ||
-        pj_get_int(o, "group_c", where, 0, MM2_JSON_INT_MAX, &e->group_c, err) != MM2_OK ||
-        pj_get_int(o, "duplicates", where, 0, MM2_JSON_INT_MAX, &e->duplicates, err) != MM2_OK ||
-        pj_get_int(o, "gap", where, 0, MM2_JSON_INT_MAX, &e->gap, err) != MM2_OK)
+    if (mm2_pj_get_buf(o, "boundary", where, e->boundary, sizeof(e->boundary), err) != MM2_OK ||
+        mm2_pj_get_int(o, "group_c", where, 0, MM2_JSON_INT_MAX, &e->group_c, err) != MM2_OK ||
+        mm2_pj_get_int(o, "duplicates", where, 0, MM2_JSON_INT_MAX, &e->duplicates, err) !=
+            MM2_OK ||
+        mm2_pj_get_int(o, "gap", where, 0, MM2_JSON_INT_MAX, &e->gap, err) != MM2_OK)
         return MM2_CONFIG;
     if (e->boundary[0] != '\0' && !mm2_bnd_class_parse(e->boundary, &cls))
         return mm2_error_set(err, MM2_CONFIG, "%s.boundary is not a boundary class", where);

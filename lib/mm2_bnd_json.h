@@ -1,6 +1,6 @@
 /*
  * mm2_bnd_json: a boundary classification (mm2_boundary.h) in an export artifact, written and
- * read back strictly (internal to lib/, beside mm2_plan_json.h).
+ * read back strictly (internal to lib/, beside mm2_pj.h).
  *
  *   "boundary": {"class": "behind", "k": 3, "tail_records": 8, "matches": 1,
  *                "tail_first": 93, "tail_last": 100, "source_first": 86, "source_last": 93,
@@ -19,9 +19,10 @@
 
 #include "mm2_boundary.h"
 #include "mm2_err.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
-void mm2_bnd_to_json(struct pj *b, cJSON *parent, const char *key, const struct mm2_bnd_result *r);
+void mm2_bnd_to_json(struct mm2_pj *b, cJSON *parent, const char *key,
+                     const struct mm2_bnd_result *r);
 /* MM2_OK, or MM2_CONFIG naming "<where>.<key>" and what is wrong. */
 enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_bnd_result *out,
                                   struct mm2_error *err);
@@ -31,7 +32,7 @@ struct mm2_pentry;
 /* A plan entry's boundary members: "boundary" (class name or ""), "group_c", "duplicates",
  * "gap". The reader takes an entry without them (a plan from before the proof) as "", c, 0, 0,
  * and checks group_c >= c, gap > 0 only below group_c, duplicates >= 0. */
-void mm2_bnd_entry_to_json(struct pj *b, cJSON *o, const struct mm2_pentry *e);
+void mm2_bnd_entry_to_json(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e);
 enum mm2_status mm2_bnd_entry_from_json(const cJSON *o, const char *where, struct mm2_pentry *e,
                                         struct mm2_error *err);
 

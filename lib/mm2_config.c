@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm2_file.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"

@@ -11,7 +11,7 @@
 #include "mm2_cfgview.h"
 #include "mm2_json.h"
 #include "mm2_limits.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
 #define MIRROR_SOURCE_CLASS "org.apache.kafka.connect.mirror.MirrorSourceConnector"
 
@@ -79,7 +79,7 @@ enum mm2_status mm2_connector_from_json(const cJSON *root, struct mm2_connector 
     name = mm2_json_get(root, "name", MM2_JSON_STRING, "connector", err);
     config = name != NULL ? mm2_json_get(root, "config", MM2_JSON_OBJECT, "connector", err) : NULL;
     if (config == NULL)
-        return pj_config(err);
+        return mm2_pj_config(err);
     if (!mm2_connect_name_valid(name->valuestring, why, sizeof(why)))
         return mm2_error_set(err, MM2_CONFIG, "connector.name \"%.100s\": %s", name->valuestring,
                              why);

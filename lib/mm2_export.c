@@ -9,7 +9,7 @@
 #include "mm2_bnd_json.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
 /* ---- the export --------------------------------------------------------------------------- */
 
@@ -32,61 +32,61 @@ void mm2_export_free(struct mm2_export *ex)
 
 enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err)
 {
-    struct pj b = {.root = cJSON_CreateObject()};
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
     cJSON *o, *arr;
 
     *out = NULL;
-    pj_str(&b, b.root, "kind", MM2_KIND_EXPORT);
-    pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
-    pj_str(&b, b.root, "created", ex->created);
-    pj_str(&b, b.root, "source_cluster_id", ex->source_cluster);
-    pj_str(&b, b.root, "target_cluster_id", ex->target_cluster);
-    o = pj_obj(&b, b.root, "connect");
-    pj_str(&b, o, "version", ex->connect_version);
-    pj_str(&b, o, "kafka_cluster_id", ex->connect_cluster);
-    o = pj_obj(&b, b.root, "connector");
-    pj_str(&b, o, "name", ex->connector);
-    pj_str(&b, o, "source_alias", ex->alias);
-    pj_str(&b, o, "config_digest", ex->config_digest);
-    pj_copy(&b, o, "config", ex->config_view);
-    o = pj_obj(&b, b.root, "flink");
-    pj_str(&b, o, "group_id", ex->group);
-    pj_str(&b, o, "group_state", ex->group_state);
-    pj_int(&b, o, "group_members", ex->group_members);
-    pj_str(&b, o, "stopped_by", ex->flink_method);
-    pj_str(&b, o, "job_state", ex->flink_job_state);
-    pj_int(&b, o, "checkpoint_interval_ms", ex->checkpoint_interval_ms);
-    pj_int(&b, b.root, "stable_wait_ms", ex->stable_wait_ms);
-    arr = pj_arr(&b, b.root, "topics");
+    mm2_pj_str(&b, b.root, "kind", MM2_KIND_EXPORT);
+    mm2_pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
+    mm2_pj_str(&b, b.root, "created", ex->created);
+    mm2_pj_str(&b, b.root, "source_cluster_id", ex->source_cluster);
+    mm2_pj_str(&b, b.root, "target_cluster_id", ex->target_cluster);
+    o = mm2_pj_obj(&b, b.root, "connect");
+    mm2_pj_str(&b, o, "version", ex->connect_version);
+    mm2_pj_str(&b, o, "kafka_cluster_id", ex->connect_cluster);
+    o = mm2_pj_obj(&b, b.root, "connector");
+    mm2_pj_str(&b, o, "name", ex->connector);
+    mm2_pj_str(&b, o, "source_alias", ex->alias);
+    mm2_pj_str(&b, o, "config_digest", ex->config_digest);
+    mm2_pj_copy(&b, o, "config", ex->config_view);
+    o = mm2_pj_obj(&b, b.root, "flink");
+    mm2_pj_str(&b, o, "group_id", ex->group);
+    mm2_pj_str(&b, o, "group_state", ex->group_state);
+    mm2_pj_int(&b, o, "group_members", ex->group_members);
+    mm2_pj_str(&b, o, "stopped_by", ex->flink_method);
+    mm2_pj_str(&b, o, "job_state", ex->flink_job_state);
+    mm2_pj_int(&b, o, "checkpoint_interval_ms", ex->checkpoint_interval_ms);
+    mm2_pj_int(&b, b.root, "stable_wait_ms", ex->stable_wait_ms);
+    arr = mm2_pj_arr(&b, b.root, "topics");
     for (size_t i = 0; i < ex->ntopics && arr != NULL; i++) {
         const struct mm2_xtopic *t = &ex->topics[i];
-        cJSON *e = pj_item(&b, arr);
+        cJSON *e = mm2_pj_item(&b, arr);
         if (e == NULL)
             break;
-        pj_str(&b, e, "name", t->name);
-        pj_int(&b, e, "partitions", t->partitions);
-        pj_bool(&b, e, "replicated", t->replicated);
+        mm2_pj_str(&b, e, "name", t->name);
+        mm2_pj_int(&b, e, "partitions", t->partitions);
+        mm2_pj_bool(&b, e, "replicated", t->replicated);
         if (t->replicated) {
-            pj_str(&b, e, "target", t->target);
-            pj_int_or_null(&b, e, "target_partitions", t->target_partitions,
-                           t->target_partitions < 0);
-            pj_str(&b, e, "flink_target", t->flink_target);
-            pj_bool(&b, e, "compacted", t->compacted);
+            mm2_pj_str(&b, e, "target", t->target);
+            mm2_pj_int_or_null(&b, e, "target_partitions", t->target_partitions,
+                               t->target_partitions < 0);
+            mm2_pj_str(&b, e, "flink_target", t->flink_target);
+            mm2_pj_bool(&b, e, "compacted", t->compacted);
         }
     }
-    arr = pj_arr(&b, b.root, "partitions");
+    arr = mm2_pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < ex->nparts && arr != NULL; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
-        cJSON *e = pj_item(&b, arr);
+        cJSON *e = mm2_pj_item(&b, arr);
         if (e == NULL)
             break;
-        pj_str(&b, e, "topic", p->topic);
-        pj_int(&b, e, "partition", p->partition);
-        pj_pair(&b, e, "committed", p->committed, MM2_OFFSET_NONE);
-        pj_pair(&b, e, "log_start", p->log_start, MM2_OFFSET_NONE);
-        pj_pair(&b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
-        pj_pair(&b, e, "target_hw", p->target_hw, -1);
-        pj_pair(&b, e, "target_lso", p->target_lso, -1);
+        mm2_pj_str(&b, e, "topic", p->topic);
+        mm2_pj_int(&b, e, "partition", p->partition);
+        mm2_pj_pair(&b, e, "committed", p->committed, MM2_OFFSET_NONE);
+        mm2_pj_pair(&b, e, "log_start", p->log_start, MM2_OFFSET_NONE);
+        mm2_pj_pair(&b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
+        mm2_pj_pair(&b, e, "target_hw", p->target_hw, -1);
+        mm2_pj_pair(&b, e, "target_lso", p->target_lso, -1);
         if (p->boundary_read)
             mm2_bnd_to_json(&b, e, "boundary", &p->boundary);
     }
@@ -128,19 +128,19 @@ static enum mm2_status read_topics(const cJSON *arr, struct mm2_export *ex, stru
         (void)snprintf(where, sizeof(where), "topics[%zu]", i);
         ex->ntopics = ++i;
         t->target_partitions = -1;
-        if (pj_get_topic(e, "name", where, &t->name, err) != MM2_OK ||
-            pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
-            pj_get_bool(e, "replicated", where, &rep, err) != MM2_OK)
+        if (mm2_pj_get_topic(e, "name", where, &t->name, err) != MM2_OK ||
+            mm2_pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
+            mm2_pj_get_bool(e, "replicated", where, &rep, err) != MM2_OK)
             return MM2_CONFIG;
         t->partitions = (int32_t)v;
         t->replicated = rep;
         if (rep) {
-            if (pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
-                pj_get_int_or_null(e, "target_partitions", where, 1, INT32_MAX, -1, &v, err) !=
+            if (mm2_pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
+                mm2_pj_get_int_or_null(e, "target_partitions", where, 1, INT32_MAX, -1, &v, err) !=
                     MM2_OK ||
-                pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK ||
+                mm2_pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK ||
                 (cJSON_GetObjectItemCaseSensitive(e, "compacted") != NULL &&
-                 pj_get_bool(e, "compacted", where, &t->compacted, err) != MM2_OK))
+                 mm2_pj_get_bool(e, "compacted", where, &t->compacted, err) != MM2_OK))
                 return MM2_CONFIG;
             t->target_partitions = (int32_t)v;
         }
@@ -167,22 +167,22 @@ static enum mm2_status read_parts(const cJSON *arr, struct mm2_export *ex, struc
         int64_t v;
         (void)snprintf(where, sizeof(where), "partitions[%zu]", i);
         ex->nparts = ++i;
-        if (pj_get_topic(e, "topic", where, &p->topic, err) != MM2_OK ||
-            pj_get_int(e, "partition", where, 0, INT32_MAX - 1, &v, err) != MM2_OK)
+        if (mm2_pj_get_topic(e, "topic", where, &p->topic, err) != MM2_OK ||
+            mm2_pj_get_int(e, "partition", where, 0, INT32_MAX - 1, &v, err) != MM2_OK)
             return MM2_CONFIG;
         p->partition = (int32_t)v;
-        if (pj_get_pair(e, "committed", where, MM2_OFFSET_NONE, p->committed, err) != MM2_OK ||
-            pj_get_pair(e, "log_start", where, MM2_OFFSET_NONE, p->log_start, err) != MM2_OK ||
-            pj_get_pair(e, "log_end", where, MM2_OFFSET_NONE, p->log_end, err) != MM2_OK ||
-            pj_get_pair(e, "target_hw", where, -1, p->target_hw, err) != MM2_OK ||
-            pj_get_pair(e, "target_lso", where, -1, p->target_lso, err) != MM2_OK)
+        if (mm2_pj_get_pair(e, "committed", where, MM2_OFFSET_NONE, p->committed, err) != MM2_OK ||
+            mm2_pj_get_pair(e, "log_start", where, MM2_OFFSET_NONE, p->log_start, err) != MM2_OK ||
+            mm2_pj_get_pair(e, "log_end", where, MM2_OFFSET_NONE, p->log_end, err) != MM2_OK ||
+            mm2_pj_get_pair(e, "target_hw", where, -1, p->target_hw, err) != MM2_OK ||
+            mm2_pj_get_pair(e, "target_lso", where, -1, p->target_lso, err) != MM2_OK)
             return MM2_CONFIG;
         if (cJSON_GetObjectItemCaseSensitive(e, "boundary") != NULL) {
             char bwhere[64];
             const cJSON *bo = mm2_json_get(e, "boundary", MM2_JSON_OBJECT, where, err);
             (void)snprintf(bwhere, sizeof(bwhere), "%s.boundary", where);
             if (bo == NULL || mm2_bnd_from_json(bo, bwhere, &p->boundary, err) != MM2_OK)
-                return pj_config(err);
+                return mm2_pj_config(err);
             p->boundary_read = true;
         }
         for (int r = 0; r < 2; r++)
@@ -213,57 +213,60 @@ enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *ex,
     size_t want = 0;
 
     memset(ex, 0, sizeof(*ex));
-    if (pj_get_buf(root, "created", "export", ex->created, sizeof(ex->created), err) != MM2_OK ||
-        pj_get_buf(root, "source_cluster_id", "export", ex->source_cluster,
-                   sizeof(ex->source_cluster), err) != MM2_OK ||
-        pj_get_buf(root, "target_cluster_id", "export", ex->target_cluster,
-                   sizeof(ex->target_cluster), err) != MM2_OK)
+    if (mm2_pj_get_buf(root, "created", "export", ex->created, sizeof(ex->created), err) !=
+            MM2_OK ||
+        mm2_pj_get_buf(root, "source_cluster_id", "export", ex->source_cluster,
+                       sizeof(ex->source_cluster), err) != MM2_OK ||
+        mm2_pj_get_buf(root, "target_cluster_id", "export", ex->target_cluster,
+                       sizeof(ex->target_cluster), err) != MM2_OK)
         return MM2_CONFIG;
     o = mm2_json_get(root, "connect", MM2_JSON_OBJECT, "export", err);
     if (o == NULL ||
-        pj_get_buf(o, "version", "export.connect", ex->connect_version, sizeof(ex->connect_version),
-                   err) != MM2_OK ||
-        pj_get_buf(o, "kafka_cluster_id", "export.connect", ex->connect_cluster,
-                   sizeof(ex->connect_cluster), err) != MM2_OK)
-        return pj_config(err);
+        mm2_pj_get_buf(o, "version", "export.connect", ex->connect_version,
+                       sizeof(ex->connect_version), err) != MM2_OK ||
+        mm2_pj_get_buf(o, "kafka_cluster_id", "export.connect", ex->connect_cluster,
+                       sizeof(ex->connect_cluster), err) != MM2_OK)
+        return mm2_pj_config(err);
     o = mm2_json_get(root, "connector", MM2_JSON_OBJECT, "export", err);
     if (o == NULL ||
-        pj_get_buf(o, "name", "export.connector", ex->connector, sizeof(ex->connector), err) !=
+        mm2_pj_get_buf(o, "name", "export.connector", ex->connector, sizeof(ex->connector), err) !=
             MM2_OK ||
-        pj_get_buf(o, "source_alias", "export.connector", ex->alias, sizeof(ex->alias), err) !=
+        mm2_pj_get_buf(o, "source_alias", "export.connector", ex->alias, sizeof(ex->alias), err) !=
             MM2_OK ||
-        pj_get_digest(o, "config_digest", "export.connector", ex->config_digest, err) != MM2_OK ||
-        pj_get_view(o, "config", "export.connector", &ex->config_view, err) != MM2_OK)
-        return pj_config(err);
+        mm2_pj_get_digest(o, "config_digest", "export.connector", ex->config_digest, err) !=
+            MM2_OK ||
+        mm2_pj_get_view(o, "config", "export.connector", &ex->config_view, err) != MM2_OK)
+        return mm2_pj_config(err);
     o = mm2_json_get(root, "flink", MM2_JSON_OBJECT, "export", err);
     if (o == NULL ||
-        pj_get_buf(o, "group_id", "export.flink", ex->group, sizeof(ex->group), err) != MM2_OK ||
-        pj_get_buf(o, "group_state", "export.flink", ex->group_state, sizeof(ex->group_state),
-                   err) != MM2_OK ||
-        pj_get_int(o, "group_members", "export.flink", 0, 1000000, &v, err) != MM2_OK)
-        return pj_config(err);
+        mm2_pj_get_buf(o, "group_id", "export.flink", ex->group, sizeof(ex->group), err) !=
+            MM2_OK ||
+        mm2_pj_get_buf(o, "group_state", "export.flink", ex->group_state, sizeof(ex->group_state),
+                       err) != MM2_OK ||
+        mm2_pj_get_int(o, "group_members", "export.flink", 0, 1000000, &v, err) != MM2_OK)
+        return mm2_pj_config(err);
     ex->group_members = (int)v;
-    if (pj_get_buf(o, "stopped_by", "export.flink", ex->flink_method, sizeof(ex->flink_method),
-                   err) != MM2_OK ||
-        pj_get_buf(o, "job_state", "export.flink", ex->flink_job_state, sizeof(ex->flink_job_state),
-                   err) != MM2_OK ||
-        pj_get_int(o, "checkpoint_interval_ms", "export.flink", 0, 86400000L * 7, &v, err) !=
+    if (mm2_pj_get_buf(o, "stopped_by", "export.flink", ex->flink_method, sizeof(ex->flink_method),
+                       err) != MM2_OK ||
+        mm2_pj_get_buf(o, "job_state", "export.flink", ex->flink_job_state,
+                       sizeof(ex->flink_job_state), err) != MM2_OK ||
+        mm2_pj_get_int(o, "checkpoint_interval_ms", "export.flink", 0, 86400000L * 7, &v, err) !=
             MM2_OK)
-        return pj_config(err);
+        return mm2_pj_config(err);
     ex->checkpoint_interval_ms = (long)v;
     if (strcmp(ex->flink_method, "flink-rest") != 0 &&
         strcmp(ex->flink_method, "stable-offsets") != 0)
         return mm2_error_set(err, MM2_CONFIG,
                              "export.flink.stopped_by must be flink-rest or stable-offsets");
-    if (pj_get_int(root, "stable_wait_ms", "export", 0, 86400000L, &v, err) != MM2_OK)
+    if (mm2_pj_get_int(root, "stable_wait_ms", "export", 0, 86400000L, &v, err) != MM2_OK)
         return MM2_CONFIG;
     ex->stable_wait_ms = (long)v;
     arr = mm2_json_get(root, "topics", MM2_JSON_ARRAY, "export", err);
     if (arr == NULL || read_topics(arr, ex, err) != MM2_OK)
-        return pj_config(err);
+        return mm2_pj_config(err);
     arr = mm2_json_get(root, "partitions", MM2_JSON_ARRAY, "export", err);
     if (arr == NULL || read_parts(arr, ex, err) != MM2_OK)
-        return pj_config(err);
+        return mm2_pj_config(err);
     for (size_t i = 0; i < ex->ntopics; i++)
         if (ex->topics[i].replicated)
             want += (size_t)ex->topics[i].partitions;

@@ -27,18 +27,6 @@
 
 #define MM2_JSON_INT_MAX 9007199254740991LL /* 2^53 - 1 */
 
-/* Reads the whole file at path into a malloc'd NUL-terminated buffer (*out, *len without the
- * NUL). A file larger than max bytes, one that cannot be opened or read, or one holding a NUL
- * byte is MM2_CONFIG with a message naming the path ("what" names the file's role, e.g. "plan").
- * A regular file's size is checked before anything is read (fstat); a pipe's as it is read. */
-enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
-                              size_t *len, struct mm2_error *err);
-
-/* Writes data to path atomically: a temporary file in the same directory, fsync, rename. The
- * file gets mode 0644 (artifacts hold no secret). MM2_CONFIG when the directory is not writable. */
-enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
-                               struct mm2_error *err);
-
 /* Parses a file read with mm2_file_read; MM2_CONFIG naming the path and the byte offset of the
  * first error, or when it holds more than MM2_JSON_VALUES_MAX values (counted before parsing).
  * *out is freed by the caller with cJSON_Delete. */

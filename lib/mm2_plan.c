@@ -12,7 +12,7 @@
 #include "mm2_json.h"
 #include "mm2_parse.h"
 #include "mm2_bnd_json.h"
-#include "mm2_plan_json.h"
+#include "mm2_pj.h"
 
 /* ---- --accept-loss ---------------------------------------------------------------------- */
 
@@ -78,54 +78,54 @@ static const char *action_name(enum mm2_action a)
 
 enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct mm2_error *err)
 {
-    struct pj b = {.root = cJSON_CreateObject()};
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
     cJSON *o, *arr;
     int64_t offsets = 0, resets = 0, losses = 0, lost = 0, duplicates = 0, gaps = 0;
 
     *out = NULL;
-    pj_str(&b, b.root, "kind", MM2_KIND_PLAN);
-    pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
-    pj_str(&b, b.root, "created", p->created);
-    pj_str(&b, b.root, "export_digest", p->export_digest);
-    pj_str(&b, b.root, "source_cluster_id", p->source_cluster);
-    pj_str(&b, b.root, "target_cluster_id", p->target_cluster);
-    o = pj_obj(&b, b.root, "connect");
-    pj_str(&b, o, "version", p->connect_version);
-    o = pj_obj(&b, b.root, "connector");
-    pj_str(&b, o, "name", p->connector);
-    pj_str(&b, o, "source_alias", p->alias);
-    pj_str(&b, o, "config_digest", p->config_digest);
-    pj_copy(&b, o, "config", p->config_view);
-    o = pj_obj(&b, b.root, "flink");
-    pj_str(&b, o, "group_id", p->group);
-    arr = pj_arr(&b, b.root, "topics");
+    mm2_pj_str(&b, b.root, "kind", MM2_KIND_PLAN);
+    mm2_pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
+    mm2_pj_str(&b, b.root, "created", p->created);
+    mm2_pj_str(&b, b.root, "export_digest", p->export_digest);
+    mm2_pj_str(&b, b.root, "source_cluster_id", p->source_cluster);
+    mm2_pj_str(&b, b.root, "target_cluster_id", p->target_cluster);
+    o = mm2_pj_obj(&b, b.root, "connect");
+    mm2_pj_str(&b, o, "version", p->connect_version);
+    o = mm2_pj_obj(&b, b.root, "connector");
+    mm2_pj_str(&b, o, "name", p->connector);
+    mm2_pj_str(&b, o, "source_alias", p->alias);
+    mm2_pj_str(&b, o, "config_digest", p->config_digest);
+    mm2_pj_copy(&b, o, "config", p->config_view);
+    o = mm2_pj_obj(&b, b.root, "flink");
+    mm2_pj_str(&b, o, "group_id", p->group);
+    arr = mm2_pj_arr(&b, b.root, "topics");
     for (size_t i = 0; i < p->ntopics && arr != NULL; i++) {
         const struct mm2_xtopic *t = &p->topics[i];
-        cJSON *e = pj_item(&b, arr);
+        cJSON *e = mm2_pj_item(&b, arr);
         if (e == NULL)
             break;
-        pj_str(&b, e, "name", t->name);
-        pj_int(&b, e, "partitions", t->partitions);
-        pj_str(&b, e, "target", t->target);
-        pj_int(&b, e, "target_partitions", t->target_partitions);
-        pj_str(&b, e, "flink_target", t->flink_target);
+        mm2_pj_str(&b, e, "name", t->name);
+        mm2_pj_int(&b, e, "partitions", t->partitions);
+        mm2_pj_str(&b, e, "target", t->target);
+        mm2_pj_int(&b, e, "target_partitions", t->target_partitions);
+        mm2_pj_str(&b, e, "flink_target", t->flink_target);
     }
-    arr = pj_arr(&b, b.root, "partitions");
+    arr = mm2_pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < p->n && arr != NULL; i++) {
         const struct mm2_pentry *e = &p->entries[i];
-        cJSON *j = pj_item(&b, arr);
+        cJSON *j = mm2_pj_item(&b, arr);
         if (j == NULL)
             break;
-        pj_str(&b, j, "topic", e->topic);
-        pj_int(&b, j, "partition", e->partition);
-        pj_int(&b, j, "c", e->c);
-        pj_int_or_null(&b, j, "m", e->m, e->action != MM2_ACT_OFFSET);
-        pj_str(&b, j, "action", action_name(e->action));
-        pj_int(&b, j, "log_start", e->log_start);
-        pj_int(&b, j, "log_end", e->log_end);
-        pj_int(&b, j, "lost", e->lost);
-        pj_str(&b, j, "target_topic", e->target_topic);
-        pj_int(&b, j, "target_start", e->target_start);
+        mm2_pj_str(&b, j, "topic", e->topic);
+        mm2_pj_int(&b, j, "partition", e->partition);
+        mm2_pj_int(&b, j, "c", e->c);
+        mm2_pj_int_or_null(&b, j, "m", e->m, e->action != MM2_ACT_OFFSET);
+        mm2_pj_str(&b, j, "action", action_name(e->action));
+        mm2_pj_int(&b, j, "log_start", e->log_start);
+        mm2_pj_int(&b, j, "log_end", e->log_end);
+        mm2_pj_int(&b, j, "lost", e->lost);
+        mm2_pj_str(&b, j, "target_topic", e->target_topic);
+        mm2_pj_int(&b, j, "target_start", e->target_start);
         mm2_bnd_entry_to_json(&b, j, e);
         duplicates += e->duplicates;
         gaps += e->gap;
@@ -134,14 +134,14 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
         losses += e->action == MM2_ACT_LOSS;
         lost += e->lost;
     }
-    o = pj_obj(&b, b.root, "summary");
-    pj_int(&b, o, "partitions", (int64_t)p->n);
-    pj_int(&b, o, "offsets", offsets);
-    pj_int(&b, o, "resets", resets);
-    pj_int(&b, o, "accepted_losses", losses);
-    pj_int(&b, o, "records_lost", lost);
-    pj_int(&b, o, "boundary_duplicates", duplicates);
-    pj_int(&b, o, "gap_records", gaps);
+    o = mm2_pj_obj(&b, b.root, "summary");
+    mm2_pj_int(&b, o, "partitions", (int64_t)p->n);
+    mm2_pj_int(&b, o, "offsets", offsets);
+    mm2_pj_int(&b, o, "resets", resets);
+    mm2_pj_int(&b, o, "accepted_losses", losses);
+    mm2_pj_int(&b, o, "records_lost", lost);
+    mm2_pj_int(&b, o, "boundary_duplicates", duplicates);
+    mm2_pj_int(&b, o, "gap_records", gaps);
     if (b.oom || b.root == NULL) {
         cJSON_Delete(b.root);
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory, or an offset above 2^53");
@@ -166,11 +166,11 @@ static enum mm2_status read_plan_topics(const cJSON *arr, struct mm2_plan *p, st
         (void)snprintf(where, sizeof(where), "topics[%zu]", i);
         p->ntopics = ++i;
         t->replicated = true;
-        if (pj_get_topic(e, "name", where, &t->name, err) != MM2_OK ||
-            pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
-            pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
-            pj_get_int(e, "target_partitions", where, 1, INT32_MAX, &tv, err) != MM2_OK ||
-            pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK)
+        if (mm2_pj_get_topic(e, "name", where, &t->name, err) != MM2_OK ||
+            mm2_pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
+            mm2_pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
+            mm2_pj_get_int(e, "target_partitions", where, 1, INT32_MAX, &tv, err) != MM2_OK ||
+            mm2_pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK)
             return MM2_CONFIG;
         t->partitions = (int32_t)v;
         t->target_partitions = (int32_t)tv;
@@ -199,18 +199,19 @@ static enum mm2_status read_entry(const cJSON *e, const char *where, struct mm2_
     char action[16];
     int64_t v;
 
-    if (pj_get_topic(e, "topic", where, &x->topic, err) != MM2_OK ||
-        pj_get_int(e, "partition", where, 0, INT32_MAX - 1, &v, err) != MM2_OK)
+    if (mm2_pj_get_topic(e, "topic", where, &x->topic, err) != MM2_OK ||
+        mm2_pj_get_int(e, "partition", where, 0, INT32_MAX - 1, &v, err) != MM2_OK)
         return MM2_CONFIG;
     x->partition = (int32_t)v;
-    if (pj_get_int(e, "c", where, 0, MM2_JSON_INT_MAX, &x->c, err) != MM2_OK ||
-        pj_get_int_or_null(e, "m", where, 0, MM2_JSON_INT_MAX, -1, &x->m, err) != MM2_OK ||
-        pj_get_buf(e, "action", where, action, sizeof(action), err) != MM2_OK ||
-        pj_get_int(e, "log_start", where, 0, MM2_JSON_INT_MAX, &x->log_start, err) != MM2_OK ||
-        pj_get_int(e, "log_end", where, 0, MM2_JSON_INT_MAX, &x->log_end, err) != MM2_OK ||
-        pj_get_int(e, "lost", where, 0, MM2_JSON_INT_MAX, &x->lost, err) != MM2_OK ||
-        pj_get_topic(e, "target_topic", where, &x->target_topic, err) != MM2_OK ||
-        pj_get_int(e, "target_start", where, 0, MM2_JSON_INT_MAX, &x->target_start, err) != MM2_OK)
+    if (mm2_pj_get_int(e, "c", where, 0, MM2_JSON_INT_MAX, &x->c, err) != MM2_OK ||
+        mm2_pj_get_int_or_null(e, "m", where, 0, MM2_JSON_INT_MAX, -1, &x->m, err) != MM2_OK ||
+        mm2_pj_get_buf(e, "action", where, action, sizeof(action), err) != MM2_OK ||
+        mm2_pj_get_int(e, "log_start", where, 0, MM2_JSON_INT_MAX, &x->log_start, err) != MM2_OK ||
+        mm2_pj_get_int(e, "log_end", where, 0, MM2_JSON_INT_MAX, &x->log_end, err) != MM2_OK ||
+        mm2_pj_get_int(e, "lost", where, 0, MM2_JSON_INT_MAX, &x->lost, err) != MM2_OK ||
+        mm2_pj_get_topic(e, "target_topic", where, &x->target_topic, err) != MM2_OK ||
+        mm2_pj_get_int(e, "target_start", where, 0, MM2_JSON_INT_MAX, &x->target_start, err) !=
+            MM2_OK)
         return MM2_CONFIG;
     /* The entry must be what the rules would have written for its numbers. */
     if (strcmp(action, "offset") == 0) {
@@ -248,36 +249,36 @@ enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct
     size_t n, i = 0, want = 0;
 
     memset(p, 0, sizeof(*p));
-    if (pj_get_buf(root, "created", "plan", p->created, sizeof(p->created), err) != MM2_OK ||
-        pj_get_digest(root, "export_digest", "plan", p->export_digest, err) != MM2_OK ||
-        pj_get_buf(root, "source_cluster_id", "plan", p->source_cluster, sizeof(p->source_cluster),
-                   err) != MM2_OK ||
-        pj_get_buf(root, "target_cluster_id", "plan", p->target_cluster, sizeof(p->target_cluster),
-                   err) != MM2_OK)
+    if (mm2_pj_get_buf(root, "created", "plan", p->created, sizeof(p->created), err) != MM2_OK ||
+        mm2_pj_get_digest(root, "export_digest", "plan", p->export_digest, err) != MM2_OK ||
+        mm2_pj_get_buf(root, "source_cluster_id", "plan", p->source_cluster,
+                       sizeof(p->source_cluster), err) != MM2_OK ||
+        mm2_pj_get_buf(root, "target_cluster_id", "plan", p->target_cluster,
+                       sizeof(p->target_cluster), err) != MM2_OK)
         return MM2_CONFIG;
     o = mm2_json_get(root, "connect", MM2_JSON_OBJECT, "plan", err);
-    if (o == NULL || pj_get_buf(o, "version", "plan.connect", p->connect_version,
-                                sizeof(p->connect_version), err) != MM2_OK)
-        return pj_config(err);
+    if (o == NULL || mm2_pj_get_buf(o, "version", "plan.connect", p->connect_version,
+                                    sizeof(p->connect_version), err) != MM2_OK)
+        return mm2_pj_config(err);
     o = mm2_json_get(root, "connector", MM2_JSON_OBJECT, "plan", err);
     if (o == NULL ||
-        pj_get_buf(o, "name", "plan.connector", p->connector, sizeof(p->connector), err) !=
+        mm2_pj_get_buf(o, "name", "plan.connector", p->connector, sizeof(p->connector), err) !=
             MM2_OK ||
-        pj_get_buf(o, "source_alias", "plan.connector", p->alias, sizeof(p->alias), err) !=
+        mm2_pj_get_buf(o, "source_alias", "plan.connector", p->alias, sizeof(p->alias), err) !=
             MM2_OK ||
-        pj_get_digest(o, "config_digest", "plan.connector", p->config_digest, err) != MM2_OK ||
-        pj_get_view(o, "config", "plan.connector", &p->config_view, err) != MM2_OK)
-        return pj_config(err);
+        mm2_pj_get_digest(o, "config_digest", "plan.connector", p->config_digest, err) != MM2_OK ||
+        mm2_pj_get_view(o, "config", "plan.connector", &p->config_view, err) != MM2_OK)
+        return mm2_pj_config(err);
     o = mm2_json_get(root, "flink", MM2_JSON_OBJECT, "plan", err);
     if (o == NULL ||
-        pj_get_buf(o, "group_id", "plan.flink", p->group, sizeof(p->group), err) != MM2_OK)
-        return pj_config(err);
+        mm2_pj_get_buf(o, "group_id", "plan.flink", p->group, sizeof(p->group), err) != MM2_OK)
+        return mm2_pj_config(err);
     arr = mm2_json_get(root, "topics", MM2_JSON_ARRAY, "plan", err);
     if (arr == NULL || read_plan_topics(arr, p, err) != MM2_OK)
-        return pj_config(err);
+        return mm2_pj_config(err);
     arr = mm2_json_get(root, "partitions", MM2_JSON_ARRAY, "plan", err);
     if (arr == NULL)
-        return pj_config(err);
+        return mm2_pj_config(err);
     n = (size_t)cJSON_GetArraySize(arr);
     p->entries = n > 0 ? calloc(n, sizeof(*p->entries)) : NULL;
     if (n > 0 && p->entries == NULL)
@@ -290,7 +291,7 @@ enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct
         (void)snprintf(where, sizeof(where), "partitions[%zu]", i);
         p->n = ++i;
         if (read_entry(e, where, x, err) != MM2_OK)
-            return pj_config(err);
+            return mm2_pj_config(err);
         t = plan_topic(p, x->topic);
         if (t == NULL || x->partition >= t->partitions || strcmp(t->target, x->target_topic) != 0)
             return mm2_error_set(err, MM2_CONFIG,
@@ -332,8 +333,8 @@ const struct mm2_pentry *mm2_plan_find(const struct mm2_plan *p, const char *top
 
 char *mm2_plan_patch_body(const struct mm2_plan *p)
 {
-    struct pj b = {.root = cJSON_CreateObject()};
-    cJSON *arr = pj_arr(&b, b.root, "offsets");
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
+    cJSON *arr = mm2_pj_arr(&b, b.root, "offsets");
     char *text;
 
     for (size_t i = 0; i < p->n && arr != NULL && !b.oom; i++) {
@@ -345,13 +346,13 @@ char *mm2_plan_patch_body(const struct mm2_plan *p)
             break;
         }
         /* MirrorUtils.wrapPartition: cluster = source.cluster.alias, topic, partition. */
-        part = pj_obj(&b, j, "partition");
-        pj_str(&b, part, "cluster", p->alias);
-        pj_str(&b, part, "topic", e->topic);
-        pj_int(&b, part, "partition", e->partition);
+        part = mm2_pj_obj(&b, j, "partition");
+        mm2_pj_str(&b, part, "cluster", p->alias);
+        mm2_pj_str(&b, part, "topic", e->topic);
+        mm2_pj_int(&b, part, "partition", e->partition);
         if (e->action == MM2_ACT_OFFSET) {
-            cJSON *off = pj_obj(&b, j, "offset");
-            pj_int(&b, off, "offset", e->m);
+            cJSON *off = mm2_pj_obj(&b, j, "offset");
+            mm2_pj_int(&b, off, "offset", e->m);
         } else {
             /* null clears the partition: the task then starts at auto.offset.reset=earliest. */
             if (!cJSON_AddNullToObject(j, "offset"))
@@ -706,7 +707,7 @@ static enum mm2_status plan_entries(const struct mm2_plan_input *in, struct mm2_
         const struct mm2_xtopic *t = export_topic(ex, p->topic);
         memset(e, 0, sizeof(*e));
         if (!partition_rules(in, p, u->loss, e, r) ||
-            !mm2_boundary_rules(in, p, u->gap, u->unplaced, e, r))
+            !mm2_plan_bnd_rules(in, p, u->gap, u->unplaced, e, r))
             continue;
         e->topic = strdup(p->topic);
         e->target_topic = strdup(t != NULL && t->target != NULL ? t->target : p->topic);
@@ -758,7 +759,7 @@ enum mm2_status mm2_plan_build(const struct mm2_plan_input *in, struct mm2_plan 
     }
     unplanned_rule(ex, r);
     accept_loss_unused(in, u.loss, r);
-    mm2_boundary_unused(in, u.gap, u.unplaced, r);
+    mm2_plan_bnd_unused(in, u.gap, u.unplaced, r);
     used_free(&u);
     mm2_connector_rules(in->connector, needs_earliest, r);
     if (r->oom) {

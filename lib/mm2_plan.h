@@ -124,10 +124,10 @@ struct mm2_plan_input {
  * (flink-unread) unless the operator's option names the partition (gap_used[i] /
  * unplaced_used[i] set for the option that did), and moves e to the gap's start with
  * --start-at-gap. Returns false when refused. lib/mm2_plan_bnd.c. */
-bool mm2_boundary_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *gap_used,
+bool mm2_plan_bnd_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *gap_used,
                         bool *unplaced_used, struct mm2_pentry *e, struct mm2_refusals *r);
 /* The --start-at-gap and --accept-unplaced given for a partition they did not apply to. */
-void mm2_boundary_unused(const struct mm2_plan_input *in, const bool *gap_used,
+void mm2_plan_bnd_unused(const struct mm2_plan_input *in, const bool *gap_used,
                          const bool *unplaced_used, struct mm2_refusals *r);
 
 /* Every rule of docs/ARCHITECTURE.md §6.1 and §6.2 over the export. MM2_OK with *out filled when

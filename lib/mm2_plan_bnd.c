@@ -1,6 +1,6 @@
 /*
  * mm2_plan_bnd: the plan's rules for Flink's side of the boundary (see mm2_plan.h,
- * mm2_boundary_rules): what the export found when it placed the target's tail among the source
+ * mm2_plan_bnd_rules): what the export found when it placed the target's tail among the source
  * records around C, and what the operator said about it.
  */
 #include <stdio.h>
@@ -86,7 +86,7 @@ static void refuse_unplaced(const struct mm2_xpart *p, const struct mm2_bnd_resu
     }
 }
 
-bool mm2_boundary_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *gap_used,
+bool mm2_plan_bnd_rules(const struct mm2_plan_input *in, const struct mm2_xpart *p, bool *gap_used,
                         bool *unplaced_used, struct mm2_pentry *e, struct mm2_refusals *r)
 {
     const struct mm2_bnd_result *b = &p->boundary;
@@ -142,7 +142,7 @@ bool mm2_boundary_rules(const struct mm2_plan_input *in, const struct mm2_xpart 
     }
 }
 
-void mm2_boundary_unused(const struct mm2_plan_input *in, const bool *gap_used,
+void mm2_plan_bnd_unused(const struct mm2_plan_input *in, const bool *gap_used,
                          const bool *unplaced_used, struct mm2_refusals *r)
 {
     for (size_t i = 0; i < in->ngap; i++)

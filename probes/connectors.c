@@ -13,6 +13,7 @@
 
 #include "connect_status.h"
 #include "mm2_env.h"
+#include "mm2_problems.h"
 
 #define PATH "/connectors?expand=status"
 #define TRACE_SHOW 200

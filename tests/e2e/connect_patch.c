@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mm2_connect.h"
+#include "mm2_file.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_parse.h"

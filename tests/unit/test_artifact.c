@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "mm2_artifact.h"
+#include "mm2_file.h"
 #include "mm2_digest.h"
 #include "mm2_json.h"
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "mm2_json.h"
+#include "mm2_file.h"
 
 /* Why, in every message about a cap (lib/mm2_limits.h). */
 #define WHY "the cap that keeps the offset Job within its 256 MiB; LIMITS in mm2-offsets(1)"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/mm2_plan, lib/mm2_export and lib/mm2_plan_json: the plan rules of
+ * Unit tests for lib/mm2_plan, lib/mm2_export and lib/mm2_pj: the plan rules of
  * docs/ARCHITECTURE.md §6
  * (every row of the C table, every blocking rule, the connector rules of docs/ARCHITECTURE.md
  * §6.3), the export and plan artifacts (to_json / from_json round trips and every validation), the

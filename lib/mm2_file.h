@@ -1,0 +1,28 @@
+/*
+ * mm2_file: reading a whole input file within a cap, and writing an artifact atomically, for
+ * mm2-offsets and the entrypoint (docs/ARCHITECTURE.md §7: every input has a cap, checked
+ * before it is read).
+ *
+ * Contract: never prints, never exits. Errors are MM2_CONFIG naming the file's role and path.
+ * Returned buffers are malloc'd; the caller frees them.
+ */
+#ifndef MM2_FILE_H
+#define MM2_FILE_H
+
+#include <stddef.h>
+
+#include "mm2_err.h"
+
+/* Reads the whole file at path into a malloc'd NUL-terminated buffer (*out, *len without the
+ * NUL). A file larger than max bytes, one that cannot be opened or read, or one holding a NUL
+ * byte is MM2_CONFIG with a message naming the path ("what" names the file's role, e.g. "plan").
+ * A regular file's size is checked before anything is read (fstat); a pipe's as it is read. */
+enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, char **out,
+                              size_t *len, struct mm2_error *err);
+
+/* Writes data to path atomically: a temporary file in the same directory, fsync, rename. The
+ * file gets mode 0644 (artifacts hold no secret). MM2_CONFIG when the directory is not writable. */
+enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
+                               struct mm2_error *err);
+
+#endif
