@@ -29,7 +29,7 @@ static void read_bootstrap(struct ep_config *cfg, struct mm2_problems *p)
     cfg->bootstrap = mm2_env_required("CONNECT_BOOTSTRAP_SERVERS",
                                       "the TARGET cluster's host:port[,host:port...]", p);
     if (cfg->bootstrap != NULL && *cfg->bootstrap != '\0' &&
-        !mm2_hostport_list_valid(cfg->bootstrap, why, sizeof why))
+        !mm2_hostport_list_valid(cfg->bootstrap, why, sizeof(why)))
         mm2_problems_add(p,
                          "CONNECT_BOOTSTRAP_SERVERS must be a comma-separated host:port list, "
                          "got \"%.*s\": %s",
@@ -60,7 +60,7 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
         cfg->topics[i] = mm2_env_required(topic_vars[i], "a Kafka topic name", p);
         if (cfg->topics[i] == NULL || *cfg->topics[i] == '\0')
             continue;
-        if (!mm2_topic_valid(cfg->topics[i], why, sizeof why))
+        if (!mm2_topic_valid(cfg->topics[i], why, sizeof(why)))
             mm2_problems_add(p, "%s must be a valid Kafka topic name, got \"%.*s\": %s",
                              topic_vars[i], SHOW, cfg->topics[i], why);
         else
@@ -84,12 +84,12 @@ static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
     const char *module = wcfg_module_for(mech);
     if (module == NULL)
         module = "org.apache.kafka.common.security.plain.PlainLoginModule";
-    snprintf(expected, sizeof expected,
-             "a JAAS entry such as %s required username=\"...\" password=\"...\";", module);
+    (void)snprintf(expected, sizeof(expected),
+                   "a JAAS entry such as %s required username=\"...\" password=\"...\";", module);
     cfg->jaas = mm2_env_required("CONNECT_SASL_JAAS_CONFIG", expected, p);
     if (cfg->jaas == NULL || *cfg->jaas == '\0')
         return;
-    switch (jaas_check(cfg->jaas, cls, sizeof cls, why, sizeof why)) {
+    switch (jaas_check(cfg->jaas, cls, sizeof(cls), why, sizeof(why))) {
     case JAAS_OK:
         break;
     case JAAS_MALFORMED:
@@ -123,7 +123,7 @@ static void read_pod_ip(struct ep_config *cfg, struct mm2_problems *p)
         mm2_env_required("POD_IP", "this pod's IP address (Downward API fieldRef status.podIP)", p);
     if (cfg->pod_ip == NULL || *cfg->pod_ip == '\0')
         return;
-    switch (podip_check(cfg->pod_ip, &family, why, sizeof why)) {
+    switch (podip_check(cfg->pod_ip, &family, why, sizeof(why))) {
     case PODIP_OK:
         break;
     case PODIP_MALFORMED:
@@ -198,7 +198,7 @@ static void read_rebalance_delay(struct ep_config *cfg, struct mm2_problems *p)
 static void find_kafka_version(struct ep_config *cfg)
 {
     char libs[PATH_MAX];
-    if (snprintf(libs, sizeof libs, "%s/libs", cfg->kafka_home) >= (int)sizeof libs)
+    if (snprintf(libs, sizeof(libs), "%s/libs", cfg->kafka_home) >= (int)sizeof(libs))
         return;
     DIR *d = opendir(libs);
     if (d == NULL)
@@ -207,12 +207,12 @@ static void find_kafka_version(struct ep_config *cfg)
     static const char prefix[] = "kafka-clients-";
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, prefix, sizeof prefix - 1) != 0 || n < sizeof prefix + 4 ||
+        if (strncmp(e->d_name, prefix, sizeof(prefix) - 1) != 0 || n < sizeof(prefix) + 4 ||
             strcmp(e->d_name + n - 4, ".jar") != 0)
             continue;
-        const char *ver = e->d_name + sizeof prefix - 1;
-        size_t vlen = n - (sizeof prefix - 1) - 4;
-        if (!isdigit((unsigned char)ver[0]) || vlen >= sizeof cfg->kafka_version ||
+        const char *ver = e->d_name + sizeof(prefix) - 1;
+        size_t vlen = n - (sizeof(prefix) - 1) - 4;
+        if (!isdigit((unsigned char)ver[0]) || vlen >= sizeof(cfg->kafka_version) ||
             memchr(ver, '-', vlen) != NULL) /* kafka-clients-4.1.0-test.jar */
             continue;
         memcpy(cfg->kafka_version, ver, vlen);
@@ -220,7 +220,7 @@ static void find_kafka_version(struct ep_config *cfg)
         long major = 0;
         char majs[8];
         size_t mlen = strcspn(cfg->kafka_version, ".");
-        if (mlen > 0 && mlen < sizeof majs) {
+        if (mlen > 0 && mlen < sizeof(majs)) {
             memcpy(majs, cfg->kafka_version, mlen);
             majs[mlen] = '\0';
             if (mm2_parse_long(majs, 0, 99, &major) == 0)
@@ -243,8 +243,8 @@ static void read_paths(struct ep_config *cfg, struct mm2_problems *p)
                          cfg->kafka_home);
         return;
     }
-    if (snprintf(cfg->launcher, sizeof cfg->launcher, "%s/bin/connect-distributed.sh",
-                 cfg->kafka_home) >= (int)sizeof cfg->launcher)
+    if (snprintf(cfg->launcher, sizeof(cfg->launcher), "%s/bin/connect-distributed.sh",
+                 cfg->kafka_home) >= (int)sizeof(cfg->launcher))
         mm2_problems_add(p, "KAFKA_HOME is longer than %d bytes", PATH_MAX - 32);
 
     find_kafka_version(cfg);
@@ -265,7 +265,8 @@ static void read_paths(struct ep_config *cfg, struct mm2_problems *p)
         cfg->log4j2 = cfg->kafka_major >= 4;
         log = cfg->log4j2 ? EP_DEFAULT_LOG4J2_CONFIG : EP_DEFAULT_LOG4J1_CONFIG;
     }
-    if (snprintf(cfg->log_config, sizeof cfg->log_config, "%s", log) >= (int)sizeof cfg->log_config)
+    if (snprintf(cfg->log_config, sizeof(cfg->log_config), "%s", log) >=
+        (int)sizeof(cfg->log_config))
         mm2_problems_add(p, "MM2_LOG_CONFIG is longer than %d bytes", PATH_MAX - 1);
 }
 

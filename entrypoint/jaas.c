@@ -56,7 +56,7 @@ static bool read_flag(const char **pp)
 {
     static const char *const flags[] = {"required", "requisite", "sufficient", "optional"};
 
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
         size_t fl = strlen(flags[i]);
         if (strncmp(*pp, flags[i], fl) == 0 &&
             (isspace((unsigned char)(*pp)[fl]) || (*pp)[fl] == ';')) {
@@ -76,7 +76,7 @@ static enum jaas_verdict read_value(const char **pp, int option, char *why, size
         p++;
         while (*p != '"') {
             if (*p == '\0') {
-                snprintf(why, whylen, "the value of option %d has no closing quote", option);
+                (void)snprintf(why, whylen, "the value of option %d has no closing quote", option);
                 return JAAS_MALFORMED;
             }
             if (*p == '\\' && p[1] != '\0')
@@ -89,7 +89,7 @@ static enum jaas_verdict read_value(const char **pp, int option, char *why, size
         while (*p != '\0' && !isspace((unsigned char)*p) && *p != ';' && *p != '"')
             p++;
         if (p == v) {
-            snprintf(why, whylen, "option %d has an empty value", option);
+            (void)snprintf(why, whylen, "option %d has an empty value", option);
             return JAAS_MALFORMED;
         }
     }
@@ -108,7 +108,7 @@ static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
         if (*p == ';')
             break;
         if (*p == '\0') {
-            snprintf(why, whylen, "it does not end with ';'");
+            (void)snprintf(why, whylen, "it does not end with ';'");
             return JAAS_MALFORMED;
         }
         /* option name */
@@ -116,13 +116,13 @@ static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
         while (is_ident((unsigned char)*p) || *p == '.' || *p == '-')
             p++;
         if (p == name) {
-            snprintf(why, whylen, "option %d has no name", options + 1);
+            (void)snprintf(why, whylen, "option %d has no name", options + 1);
             return JAAS_MALFORMED;
         }
         skip_space(&p);
         if (*p != '=') {
             /* The name is not printed: a mangled value may put a password here. */
-            snprintf(why, whylen, "option %d has no '='", options + 1);
+            (void)snprintf(why, whylen, "option %d has no '='", options + 1);
             return JAAS_MALFORMED;
         }
         p++;
@@ -144,17 +144,17 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
         cls[0] = '\0';
     /* Log4Shell-style lookups have no business in a credential. */
     if (contains_nocase(value, "jndi:") || contains_nocase(value, "ldap:")) {
-        snprintf(why, whylen, "it contains a jndi: or ldap: lookup");
+        (void)snprintf(why, whylen, "it contains a jndi: or ldap: lookup");
         return JAAS_REFUSED;
     }
     skip_space(&p);
     size_t n = class_name_len(p);
     if (n == 0) {
-        snprintf(why, whylen, "it does not start with a login module class name");
+        (void)snprintf(why, whylen, "it does not start with a login module class name");
         return JAAS_MALFORMED;
     }
     if (classlen > 0)
-        snprintf(cls, classlen, "%.*s", (int)n, p);
+        (void)snprintf(cls, classlen, "%.*s", (int)n, p);
     const char *simple = memrchr(p, '.', n);
     simple = simple ? simple + 1 : p;
     size_t simple_len = n - (size_t)(simple - p);
@@ -162,19 +162,19 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
          strncmp(simple, "JndiLoginModule", simple_len) == 0) ||
         (simple_len == strlen("LdapLoginModule") &&
          strncmp(simple, "LdapLoginModule", simple_len) == 0)) {
-        snprintf(why, whylen, "login module %.*s is refused (JNDI/LDAP login)", (int)n, p);
+        (void)snprintf(why, whylen, "login module %.*s is refused (JNDI/LDAP login)", (int)n, p);
         return JAAS_REFUSED;
     }
     p += n;
     if (!isspace((unsigned char)*p)) {
-        snprintf(why, whylen, "the login module class is not followed by a control flag");
+        (void)snprintf(why, whylen, "the login module class is not followed by a control flag");
         return JAAS_MALFORMED;
     }
     skip_space(&p);
     bool flag_ok = read_flag(&p);
     if (!flag_ok) {
-        snprintf(why, whylen,
-                 "the control flag must be required, requisite, sufficient or optional");
+        (void)snprintf(why, whylen,
+                       "the control flag must be required, requisite, sufficient or optional");
         return JAAS_MALFORMED;
     }
     enum jaas_verdict v = read_options(&p, why, whylen);
@@ -183,8 +183,8 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
     p++; /* ';' */
     skip_space(&p);
     if (*p != '\0') {
-        snprintf(why, whylen,
-                 "it holds more than one login module entry (Kafka takes exactly one)");
+        (void)snprintf(why, whylen,
+                       "it holds more than one login module entry (Kafka takes exactly one)");
         return JAAS_MALFORMED;
     }
     return JAAS_OK;

@@ -25,9 +25,9 @@ static enum mm2_status put(struct launch *l, const char *name, const char *value
         return mm2_error_set(err, MM2_CONFIG, "internal: more than %d changed variables",
                              LAUNCH_MAX_CHANGES);
     char *slot = l->own[l->nown];
-    if (snprintf(slot, sizeof l->own[0], "%s=%s", name, value) >= (int)sizeof l->own[0])
+    if (snprintf(slot, sizeof(l->own[0]), "%s=%s", name, value) >= (int)sizeof(l->own[0]))
         return mm2_error_set(err, MM2_CONFIG, "%s would be longer than %zu bytes", name,
-                             sizeof l->own[0] - 1);
+                             sizeof(l->own[0]) - 1);
     l->why[l->nown++] = why;
     for (size_t i = 0; i < l->nenv; i++)
         if (name_is(l->envp[i], name)) {
@@ -67,12 +67,12 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
     /* Connect leaves an unset ${env:X} as literal text, so every variable the
      * worker config references gets its default here (docs/ARCHITECTURE.md §3.1, §4.3). */
     if (cfg->rest_port_defaulted) {
-        snprintf(buf, sizeof buf, "%d", cfg->rest_port);
+        (void)snprintf(buf, sizeof(buf), "%d", cfg->rest_port);
         if ((st = put(l, "CONNECT_REST_PORT", buf, "default", err)) != MM2_OK)
             return st;
     }
     if (cfg->rebalance_delay_defaulted) {
-        snprintf(buf, sizeof buf, "%ld", cfg->rebalance_delay_ms);
+        (void)snprintf(buf, sizeof(buf), "%ld", cfg->rebalance_delay_ms);
         if ((st = put(l, "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", buf, "image default", err)) !=
             MM2_OK)
             return st;
@@ -89,9 +89,9 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
         return st;
     if (inherited(l, "KAFKA_LOG4J_OPTS") == NULL) {
         if (cfg->log4j2)
-            snprintf(buf, sizeof buf, "-Dlog4j2.configurationFile=%s", cfg->log_config);
+            (void)snprintf(buf, sizeof(buf), "-Dlog4j2.configurationFile=%s", cfg->log_config);
         else
-            snprintf(buf, sizeof buf, "-Dlog4j.configuration=file:%s", cfg->log_config);
+            (void)snprintf(buf, sizeof(buf), "-Dlog4j.configuration=file:%s", cfg->log_config);
         if ((st = put(l, "KAFKA_LOG4J_OPTS", buf,
                       cfg->log4j2 ? "stdout only, log4j2 (Kafka >= 4)"
                                   : "stdout only, log4j 1 (Kafka 3)",
@@ -102,12 +102,12 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
      * KAFKA_OPTS would make every Kafka CLI tool in the pod bind the port. */
     if (cfg->jmx_port > 0) {
         const char *opts = inherited(l, "KAFKA_OPTS");
-        int n = snprintf(buf, sizeof buf, "%s%s-javaagent:%s=%d:%s", opts ? opts : "",
+        int n = snprintf(buf, sizeof(buf), "%s%s-javaagent:%s=%d:%s", opts ? opts : "",
                          opts && *opts ? " " : "", cfg->jmx_agent, cfg->jmx_port, cfg->jmx_config);
-        if (n >= (int)sizeof buf)
+        if (n >= (int)sizeof(buf))
             return mm2_error_set(err, MM2_CONFIG,
                                  "KAFKA_OPTS with the JMX agent would be longer than %zu bytes",
-                                 sizeof buf - 1);
+                                 sizeof(buf) - 1);
         if ((st = put(l, "KAFKA_OPTS", buf, "JMX exporter agent", err)) != MM2_OK)
             return st;
     }

@@ -52,7 +52,7 @@ enum podip_verdict podip_check(const char *ip, int *family, char *why, size_t wh
 
     struct ifaddrs *list = NULL;
     if (getifaddrs(&list) != 0) {
-        snprintf(why, whylen, "cannot list this host's addresses: %s", strerror(errno));
+        (void)snprintf(why, whylen, "cannot list this host's addresses: %s", strerror(errno));
         return PODIP_UNKNOWN;
     }
     bool found = false;

@@ -43,7 +43,7 @@ static const char *props_get(const struct props *pr, const char *key)
 static const char *props_get_prefixed(const struct props *pr, const char *prefix, const char *key)
 {
     char k[256];
-    if (snprintf(k, sizeof k, "%s%s", prefix, key) >= (int)sizeof k)
+    if (snprintf(k, sizeof(k), "%s%s", prefix, key) >= (int)sizeof(k))
         return NULL;
     return props_get(pr, k);
 }
@@ -142,7 +142,7 @@ static bool seen_before(struct refs *r, const char *name, size_t len)
     for (size_t i = 0; i < r->nseen; i++)
         if (strlen(r->seen[i]) == len && strncmp(r->seen[i], name, len) == 0)
             return true;
-    if (r->nseen < WCFG_MAX_ENTRIES && len < sizeof r->seen[0]) {
+    if (r->nseen < WCFG_MAX_ENTRIES && len < sizeof(r->seen[0])) {
         memcpy(r->seen[r->nseen], name, len);
         r->seen[r->nseen++][len] = '\0';
     }
@@ -154,7 +154,7 @@ static void check_ref(struct refs *r, const char *key, const char *name, size_t 
                       struct mm2_problems *p)
 {
     char var[64];
-    if (len == 0 || len >= sizeof var) {
+    if (len == 0 || len >= sizeof(var)) {
         mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s: %s uses an ${env:...} without a usable name",
                          SHOW, r->path, key);
         return;
@@ -200,14 +200,14 @@ static void check_refs(struct refs *r, const struct props *pr, struct wcfg *w,
                     char prefix[128];
                     size_t kl = strlen(pr->e[i].key), sl = strlen("sasl.jaas.config");
                     const char *mech = NULL;
-                    if (kl >= sl && kl - sl < sizeof prefix &&
+                    if (kl >= sl && kl - sl < sizeof(prefix) &&
                         strcmp(pr->e[i].key + kl - sl, "sasl.jaas.config") == 0) {
                         memcpy(prefix, pr->e[i].key, kl - sl);
                         prefix[kl - sl] = '\0';
                         mech = props_get_prefixed(pr, prefix, "sasl.mechanism");
                     }
-                    snprintf(w->jaas_mechanism, sizeof w->jaas_mechanism, "%s",
-                             mech != NULL ? mech : "GSSAPI");
+                    (void)snprintf(w->jaas_mechanism, sizeof(w->jaas_mechanism), "%s",
+                                   mech != NULL ? mech : "GSSAPI");
                 }
                 check_ref(r, pr->e[i].key, name, len, p);
             }
@@ -226,7 +226,7 @@ static const char *resolve(const char *v)
     if (n > 7 && strncmp(v, "${env:", 6) == 0 && v[n - 1] == '}' &&
         strchr(v + 6, '}') == v + n - 1) {
         char name[64];
-        if (n - 7 >= sizeof name)
+        if (n - 7 >= sizeof(name))
             return NULL;
         memcpy(name, v + 6, n - 7);
         name[n - 7] = '\0';
@@ -240,8 +240,8 @@ static void add_file(struct wcfg *w, const struct props *pr, const char *prefix,
                      struct mm2_problems *p)
 {
     char key[128], tkey[128];
-    if (snprintf(key, sizeof key, "%sssl.%s.location", prefix, what) >= (int)sizeof key ||
-        snprintf(tkey, sizeof tkey, "%sssl.%s.type", prefix, what) >= (int)sizeof tkey)
+    if (snprintf(key, sizeof(key), "%sssl.%s.location", prefix, what) >= (int)sizeof(key) ||
+        snprintf(tkey, sizeof(tkey), "%sssl.%s.type", prefix, what) >= (int)sizeof(tkey))
         return;
     const char *loc = props_get(pr, key);
     if (loc == NULL || *loc == '\0')
@@ -257,9 +257,9 @@ static void add_file(struct wcfg *w, const struct props *pr, const char *prefix,
         return;
     }
     struct wcfg_file *f = &w->files[w->nfiles];
-    if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
+    if (snprintf(f->path, sizeof(f->path), "%s", path) >= (int)sizeof(f->path))
         return;
-    snprintf(f->key, sizeof f->key, "%s", key);
+    (void)snprintf(f->key, sizeof(f->key), "%s", key);
     if (strcasecmp(type, "PEM") == 0)
         f->kind = strcmp(what, "truststore") == 0 ? F_TRUST_PEM : F_KEY_PEM;
     else
@@ -284,8 +284,8 @@ void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_else
     static struct props pr; /* large; one per process */
     static struct refs r;
     memset(w, 0, sizeof *w);
-    memset(&pr, 0, sizeof pr);
-    memset(&r, 0, sizeof r);
+    memset(&pr, 0, sizeof(pr));
+    memset(&r, 0, sizeof(r));
     int rc = props_load(&pr, path);
     if (rc == -2)
         mm2_problems_add(p,
@@ -337,7 +337,7 @@ const char *wcfg_module_for(const char *mechanism)
 static bool has_block(const char *text, const char *label)
 {
     char begin[64];
-    snprintf(begin, sizeof begin, "-----BEGIN %s-----", label);
+    (void)snprintf(begin, sizeof(begin), "-----BEGIN %s-----", label);
     return strstr(text, begin) != NULL;
 }
 
@@ -345,7 +345,7 @@ static size_t count_blocks(const char *text, const char *label)
 {
     char begin[64];
     size_t n = 0;
-    snprintf(begin, sizeof begin, "-----BEGIN %s-----", label);
+    (void)snprintf(begin, sizeof(begin), "-----BEGIN %s-----", label);
     for (const char *s = text; (s = strstr(s, begin)) != NULL; s += strlen(begin))
         n++;
     return n;
@@ -379,7 +379,7 @@ static bool encrypted_key_is_pbes2(const char *text)
 
     if (s == NULL)
         return false;
-    for (s += strlen(begin); *s != '\0' && *s != '-' && n < sizeof der; s++) {
+    for (s += strlen(begin); *s != '\0' && *s != '-' && n < sizeof(der); s++) {
         int v = b64_value(*s);
         if (v < 0)
             continue; /* line breaks */
@@ -390,8 +390,8 @@ static bool encrypted_key_is_pbes2(const char *text)
             der[n++] = (unsigned char)((acc >> bits) & 0xff);
         }
     }
-    for (size_t i = 0; i + sizeof oid <= n; i++)
-        if (memcmp(der + i, oid, sizeof oid) == 0)
+    for (size_t i = 0; i + sizeof(oid) <= n; i++)
+        if (memcmp(der + i, oid, sizeof(oid)) == 0)
             return true;
     return false;
 }
