@@ -10,7 +10,8 @@
 #include "mm2_json.h"
 
 /* The digest of tree without its "digest" member, printed without it rather than from a copy:
- * a copy of the tree of a 50,000-partition artifact is some 85 MB of the Job's 256 MiB. */
+ * a copy of a 50,000-partition artifact's tree takes a third of the Job's memory (bench/README.md,
+ * "limits": plan's peak before the digest stopped copying the tree). */
 static enum mm2_status digest_of(const cJSON *tree, char out[MM2_DIGEST_TEXT_LEN + 1],
                                  struct mm2_error *err)
 {

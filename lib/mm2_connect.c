@@ -14,7 +14,7 @@
 #define MESSAGE_SHOW 400
 #define BACKOFF_FIRST_MS 250L
 /* GET offsets' race with the worker's offsets reader (retry_reason) lasts as long as the reader
- * takes to add the records just written, tens of milliseconds on the bed at 10,000 partitions,
+ * takes to add the records just written, far less than a rebalance (bench/README.md, "offsets"),
  * and the failed answer costs the worker nothing (it fails before reading the topic): the first
  * wait is shorter, doubling as usual. */
 #define BACKOFF_FIRST_OFFSETS_RACE_MS 50L

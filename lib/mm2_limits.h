@@ -3,15 +3,13 @@
  * 256 MiB memory limit (k8s/base/offsets); an input above a cap is refused before it is read or
  * parsed, with one line, rather than killed by the kernel half-way (exit 137, no message).
  *
- * How they were set (docs/mm2-offsets.1, LIMITS; bench/limits measures them): a real export of
- * 50,000 partitions, with each target's tail placed against the source around C (the boundary
- * evidence), is 28.7 MB of JSON holding 1,451,424 values, its plan 17.1 MB and 751,226 values,
- * and Connect's offsets answer for them 6.7 MB and 350,002 values (topic names of 35
- * characters, 10-digit offsets). Once parsed, cJSON takes about 110 bytes of memory per value (a
+ * How they were set (docs/mm2-offsets.1, LIMITS): from a real-shaped export of 50,000 partitions
+ * with its boundary evidence, its plan and Connect's offsets answer for them, whose bytes, JSON
+ * values and the peak memory of plan and verify bench/limits measures (the figures are in
+ * bench/README.md, "limits"). Once parsed, cJSON takes some 110 bytes of memory per value (a
  * 64-byte node, its key and its string), so the memory a JSON input takes follows its values
- * more than its bytes: both are capped. At 50,000 partitions plan peaks at 189 MiB and verify at
- * 113 MiB, under the Job's 256 MiB; the values' cap lets through some 51,700 partitions of that
- * shape, and beyond the caps an artifact would not fit it.
+ * more than its bytes: both are capped, each a little above what 50,000 partitions need and
+ * below what would not fit the Job.
  */
 #ifndef MM2_LIMITS_H
 #define MM2_LIMITS_H
@@ -28,11 +26,12 @@
 #define MM2_CONFIG_FILE_MAX (256L * 1024L)
 /* The connector JSON: a MirrorSourceConnector config is about 2 KB. */
 #define MM2_CONNECTOR_FILE_MAX (1024L * 1024L)
-/* An artifact (export, plan, backup, report): 1.17 times a 50,000-partition export. */
+/* An artifact (export, plan, backup, report): a 50,000-partition export with its evidence, and
+ * some room (bench/README.md, "limits"). */
 #define MM2_ARTIFACT_MAX (32L * 1024L * 1024L)
 /* The values of any JSON input (files and Connect's answers), counted before cJSON parses it:
- * 1.03 times a 50,000-partition export, and what keeps a dense input (2 bytes per value) from
- * taking 40 times its size once parsed. */
+ * just above a 50,000-partition export's (bench/README.md, "limits"), and what keeps a dense
+ * input (2 bytes per value) from taking 40 times its size once parsed. */
 #define MM2_JSON_VALUES_MAX 1500000L
 /* A Connect REST answer: the offsets of 125,000 partitions (at 134 bytes each). */
 #define MM2_CONNECT_BODY_MAX (16L * 1024L * 1024L)
