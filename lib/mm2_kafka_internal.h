@@ -29,6 +29,8 @@
 #define REASON_MAX 512                   /* librdkafka's error text kept from error_cb */
 #define SLICE_MS 100                     /* longest single wait before error_cb is served again */
 #define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
+#define ERRSTR_MAX 2048 /* rd_kafka_new's refusal: large, so that it is redacted before any cut */
+#define REDACT_MIN 4    /* shorter non-secret values are not searched for in librdkafka's text */
 
 /* One librdkafka client and what its callbacks report. error_cb runs only inside rd_kafka_poll,
  * on the caller's thread; on_request_sent runs on broker threads, hence the atomic. */
@@ -123,6 +125,15 @@ enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct hand
  * extra[committed][j - 1], made on first use (*made says whether this call made it). */
 enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
                                 bool *made, struct mm2_error *err);
+/* rd_kafka_new refused a configuration: its text (errstr), values redacted, as MM2_CONFIG. */
+enum mm2_status mm2k_refused(const struct mm2_kafka *k, const char *errstr, struct mm2_error *err);
+/* Sets on conf, the template every handle is made from, the callbacks each handle needs:
+ * librdkafka's log lines swallowed, its errors kept on the handle (error_cb). */
+void mm2k_callbacks(rd_kafka_conf_t *conf);
+/* Every handle of k unmade, its requests counted from 0. */
+void mm2k_handles_init(struct mm2_kafka *k);
+/* Destroys every handle of k that was made and frees what each keeps. */
+void mm2k_handles_destroy(struct mm2_kafka *k);
 /* Waits until h has cluster metadata: MM2_CONFIG at once when the credentials are refused,
  * MM2_UNREACHABLE at the deadline. */
 enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
