@@ -13,65 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- argument checks and partition lookup ------------------------------------------------ */
-
-static int tpidx_cmp(const void *a, const void *b)
-{
-    const struct tpidx *x = a;
-    const struct tpidx *y = b;
-    int c = strcmp(x->topic, y->topic);
-
-    if (c != 0)
-        return c;
-    return (x->partition > y->partition) - (x->partition < y->partition);
-}
-
-/* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
- * their index, so that answers in any order map back to the caller's order. */
-enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                              struct tpidx **out, struct mm2_error *err)
-{
-    struct tpidx *v;
-
-    if (tps == NULL || n == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "no partitions given");
-    if (n > (size_t)INT_MAX)
-        return mm2k_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
-    for (size_t i = 0; i < n; i++) {
-        if (tps[i].topic == NULL || tps[i].topic[0] == '\0')
-            return mm2k_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
-        if (tps[i].partition < 0)
-            return mm2k_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255, tps[i].topic,
-                             (int)tps[i].partition);
-    }
-    v = calloc(n, sizeof(*v));
-    if (v == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct tpidx){tps[i].topic, tps[i].partition, i};
-    qsort(v, n, sizeof(*v), tpidx_cmp);
-    for (size_t i = 1; i < n; i++) {
-        if (tpidx_cmp(&v[i - 1], &v[i]) == 0) {
-            enum mm2_status st = mm2k_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
-                                           v[i].topic, (int)v[i].partition);
-            free(v);
-            return st;
-        }
-    }
-    *out = v;
-    return MM2_OK;
-}
-
-long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
-{
-    struct tpidx key = {topic, partition, 0};
-    const struct tpidx *hit;
-
-    if (topic == NULL)
-        return -1;
-    hit = bsearch(&key, v, n, sizeof(*v), tpidx_cmp);
-    return hit != NULL ? (long)hit->i : -1;
-}
+/* ---- partition lists and groups ---------------------------------------------------------- */
 
 static rd_kafka_topic_partition_list_t *tp_list(const struct mm2_tp *tps, size_t n)
 {
@@ -80,19 +22,6 @@ static rd_kafka_topic_partition_list_t *tp_list(const struct mm2_tp *tps, size_t
     for (size_t i = 0; l != NULL && i < n; i++)
         rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition);
     return l;
-}
-
-/* Common entry checks: a client, a deadline not yet passed. */
-enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
-                           struct mm2_error *err)
-{
-    if (k == NULL)
-        return mm2_error_set(err, MM2_USAGE, "no Kafka client");
-    if (dl == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "no deadline");
-    if (mm2_deadline_expired(dl))
-        return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
-    return MM2_OK;
 }
 
 static bool group_valid(const char *group)

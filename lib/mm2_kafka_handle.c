@@ -375,6 +375,132 @@ void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl)
     mm2k_serve(h, mm2k_slice_ms(dl, BACKOFF_MS));
 }
 
+/* ---- argument checks and partition lookup ------------------------------------------------ */
+
+static int tpidx_cmp(const void *a, const void *b)
+{
+    const struct tpidx *x = a;
+    const struct tpidx *y = b;
+    int c = strcmp(x->topic, y->topic);
+
+    if (c != 0)
+        return c;
+    return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
+ * their index, so that answers in any order map back to the caller's order. */
+enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                              struct tpidx **out, struct mm2_error *err)
+{
+    struct tpidx *v;
+
+    if (tps == NULL || n == 0)
+        return mm2k_fail(k, err, MM2_USAGE, "no partitions given");
+    if (n > (size_t)INT_MAX)
+        return mm2k_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
+    for (size_t i = 0; i < n; i++) {
+        if (tps[i].topic == NULL || tps[i].topic[0] == '\0')
+            return mm2k_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
+        if (tps[i].partition < 0)
+            return mm2k_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255, tps[i].topic,
+                             (int)tps[i].partition);
+    }
+    v = calloc(n, sizeof(*v));
+    if (v == NULL)
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct tpidx){tps[i].topic, tps[i].partition, i};
+    qsort(v, n, sizeof(*v), tpidx_cmp);
+    for (size_t i = 1; i < n; i++) {
+        if (tpidx_cmp(&v[i - 1], &v[i]) == 0) {
+            enum mm2_status st = mm2k_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
+                                           v[i].topic, (int)v[i].partition);
+            free(v);
+            return st;
+        }
+    }
+    *out = v;
+    return MM2_OK;
+}
+
+long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
+{
+    struct tpidx key = {topic, partition, 0};
+    const struct tpidx *hit;
+
+    if (topic == NULL)
+        return -1;
+    hit = bsearch(&key, v, n, sizeof(*v), tpidx_cmp);
+    return hit != NULL ? (long)hit->i : -1;
+}
+
+/* Common entry checks: a client, a deadline not yet passed. */
+enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                           struct mm2_error *err)
+{
+    if (k == NULL)
+        return mm2_error_set(err, MM2_USAGE, "no Kafka client");
+    if (dl == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "no deadline");
+    if (mm2_deadline_expired(dl))
+        return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
+    return MM2_OK;
+}
+
+/* ---- the pauses reads leave behind ------------------------------------------------------- */
+
+bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
+{
+    char *t;
+
+    if (h->npaused == h->cappaused) {
+        size_t c = h->cappaused > 0 ? h->cappaused * 2 : 64;
+        struct paused_tp *v = realloc(h->paused, c * sizeof(*v));
+        if (v == NULL)
+            return false;
+        h->paused = v;
+        h->cappaused = c;
+    }
+    t = strdup(topic);
+    if (t == NULL)
+        return false;
+    h->paused[h->npaused++] = (struct paused_tp){t, partition};
+    return true;
+}
+
+void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
+{
+    rd_kafka_topic_partition_list_t *l;
+    size_t kept = 0;
+
+    if (h->npaused == 0 || n == 0)
+        return;
+    l = rd_kafka_topic_partition_list_new(16);
+    for (size_t i = 0; i < h->npaused; i++) {
+        if (l != NULL && mm2k_tp_find(idx, n, h->paused[i].topic, h->paused[i].partition) >= 0) {
+            rd_kafka_topic_partition_list_add(l, h->paused[i].topic, h->paused[i].partition);
+            free(h->paused[i].topic);
+        } else {
+            h->paused[kept++] = h->paused[i];
+        }
+    }
+    h->npaused = kept;
+    if (l != NULL && l->cnt > 0)
+        rd_kafka_resume_partitions(h->rk, l);
+    if (l != NULL)
+        rd_kafka_topic_partition_list_destroy(l);
+}
+
+static void paused_free(struct handle *h)
+{
+    for (size_t i = 0; i < h->npaused; i++)
+        free(h->paused[i].topic);
+    free(h->paused);
+    h->paused = NULL;
+    h->npaused = h->cappaused = 0;
+}
+
 /* ---- the handles' lifetime --------------------------------------------------------------- */
 
 void mm2k_callbacks(rd_kafka_conf_t *conf)
@@ -403,7 +529,7 @@ void mm2k_handles_destroy(struct mm2_kafka *k)
         if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
             rd_kafka_destroy_flags(k->h[i].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
         k->h[i].rk = NULL;
-        mm2k_paused_free(&k->h[i]);
+        paused_free(&k->h[i]);
     }
     mm2_kafka_readers_release(k);
 }
@@ -417,7 +543,7 @@ void mm2_kafka_readers_release(struct mm2_kafka *k)
             if (k->extra[i][j].rk != NULL)
                 rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
             k->extra[i][j].rk = NULL;
-            mm2k_paused_free(&k->extra[i][j]);
+            paused_free(&k->extra[i][j]);
         }
 }
 

@@ -139,7 +139,7 @@ void mm2k_handles_destroy(struct mm2_kafka *k);
 enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
                              const char *what, struct mm2_error *err);
 
-/* ---- argument checks and log offsets (mm2_kafka_admin.c) --------------------------------- */
+/* ---- argument checks (mm2_kafka_handle.c) ------------------------------------------------ */
 
 /* Common entry checks: a client, a deadline not yet passed. */
 enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
@@ -148,6 +148,20 @@ enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
  * their index in *out (malloc'd), so that answers in any order map back to the caller's. */
 enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
                               struct tpidx **out, struct mm2_error *err);
+/* The caller's index of topic[partition] in an index from mm2k_tp_index, or -1 when it was
+ * not asked for. */
+long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition);
+
+/* The pauses reads leave behind (mm2_kafka_handle.c). A pause belongs to the partition in
+ * librdkafka, not to the assignment, so a partition a read paused stays paused after the
+ * unassign. Resuming every paused partition at the end of a read cost librdkafka about 35 ms per
+ * 1,000 partitions; they are resumed instead when a read assigns them again, which few are. */
+bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition);
+/* Resumes those of the n partitions of idx (sorted: mm2k_tp_index) that h has paused. */
+void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n);
+
+/* ---- log offsets (mm2_kafka_admin.c) ----------------------------------------------------- */
+
 /* Partitions per rd_kafka_offsets_for_times or ListConsumerGroupOffsets call: librdkafka 2.0.2
  * matches answers to lists by linear search, so one call's CPU grows as the square of its
  * partitions (mm2k_list_offsets says where). */
@@ -158,19 +172,6 @@ enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tp
 enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
                                   size_t n, int64_t ts, int64_t *out, const char *what,
                                   const struct mm2_deadline *dl, struct mm2_error *err);
-
-/* The caller's index of topic[partition] in an index from mm2k_tp_index, or -1 when it was
- * not asked for. */
-long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition);
-
-/* The pauses reads leave behind (mm2_kafka_many.c). A pause belongs to the partition in
- * librdkafka, not to the assignment, so a partition a read paused stays paused after the
- * unassign. Resuming every paused partition at the end of a read cost librdkafka about 35 ms per
- * 1,000 partitions; they are resumed instead when a read assigns them again, which few are. */
-bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition);
-/* Resumes those of the n partitions of idx (sorted: mm2k_tp_index) that h has paused. */
-void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n);
-void mm2k_paused_free(struct handle *h);
 
 /* ---- the admin calls' retry loop (mm2_kafka_admin.c) ------------------------------------- */
 

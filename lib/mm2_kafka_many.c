@@ -66,23 +66,12 @@ struct lane {
     struct mm2_error err;
 };
 
-static int tpidx_cmp(const void *a, const void *b)
-{
-    const struct tpidx *x = a, *y = b;
-    int c = strcmp(x->topic, y->topic);
-
-    if (c != 0)
-        return c;
-    return (x->partition > y->partition) - (x->partition < y->partition);
-}
-
 /* The range a message belongs to, or n when none of the lane's does. */
 static size_t range_of(const struct lane *l, const rd_kafka_message_t *msg)
 {
-    struct tpidx key = {rd_kafka_topic_name(msg->rkt), msg->partition, 0};
-    const struct tpidx *hit = bsearch(&key, l->idx, l->n, sizeof(*l->idx), tpidx_cmp);
+    long i = mm2k_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition);
 
-    return hit != NULL ? hit->i : l->m->n;
+    return i >= 0 ? (size_t)i : l->m->n;
 }
 
 static size_t record_bytes(const rd_kafka_message_t *msg)
@@ -204,58 +193,6 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
     if (msg->offset + 1 >= m->r[i].until)
         finish(l, i);
     return MM2_OK;
-}
-
-bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
-{
-    char *t;
-
-    if (h->npaused == h->cappaused) {
-        size_t c = h->cappaused > 0 ? h->cappaused * 2 : 64;
-        struct paused_tp *v = realloc(h->paused, c * sizeof(*v));
-        if (v == NULL)
-            return false;
-        h->paused = v;
-        h->cappaused = c;
-    }
-    t = strdup(topic);
-    if (t == NULL)
-        return false;
-    h->paused[h->npaused++] = (struct paused_tp){t, partition};
-    return true;
-}
-
-void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
-{
-    rd_kafka_topic_partition_list_t *l;
-    size_t kept = 0;
-
-    if (h->npaused == 0 || n == 0)
-        return;
-    l = rd_kafka_topic_partition_list_new(16);
-    for (size_t i = 0; i < h->npaused; i++) {
-        struct tpidx key = {h->paused[i].topic, h->paused[i].partition, 0};
-        if (l != NULL && bsearch(&key, idx, n, sizeof(*idx), tpidx_cmp) != NULL) {
-            rd_kafka_topic_partition_list_add(l, h->paused[i].topic, h->paused[i].partition);
-            free(h->paused[i].topic);
-        } else {
-            h->paused[kept++] = h->paused[i];
-        }
-    }
-    h->npaused = kept;
-    if (l != NULL && l->cnt > 0)
-        rd_kafka_resume_partitions(h->rk, l);
-    if (l != NULL)
-        rd_kafka_topic_partition_list_destroy(l);
-}
-
-void mm2k_paused_free(struct handle *h)
-{
-    for (size_t i = 0; i < h->npaused; i++)
-        free(h->paused[i].topic);
-    free(h->paused);
-    h->paused = NULL;
-    h->npaused = h->cappaused = 0;
 }
 
 /* Leaves the pauses of the lane's ranges to its handle; one it cannot note is resumed now. */
