@@ -15,15 +15,6 @@
 
 /* ---- partition lists and groups ---------------------------------------------------------- */
 
-static rd_kafka_topic_partition_list_t *tp_list(const struct mm2_tp *tps, size_t n)
-{
-    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)n);
-
-    for (size_t i = 0; l != NULL && i < n; i++)
-        rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition);
-    return l;
-}
-
 static bool group_valid(const char *group)
 {
     return group != NULL && group[0] != '\0';
@@ -196,38 +187,6 @@ static rd_kafka_AdminOptions_t *admin_options(struct handle *h, rd_kafka_admin_o
     return o;
 }
 
-/* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
- * the status to return. what names the call in the message. */
-static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
-                              const struct mm2_deadline *dl, const char *what,
-                              struct mm2_error *err)
-{
-    if (mm2k_hopeless(h))
-        return mm2k_hopeless_fail(k, h, what, err);
-    if (mm2k_auth_error(a->e))
-        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
-    if (!mm2k_retriable(a->e)) {
-        if (a->topic != NULL && a->partition < 0) /* a topic's own error */
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: topic %.*s: %s", what, 255, a->topic,
-                             rd_kafka_err2name(a->e));
-        if (a->topic != NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
-                             (int)a->partition, rd_kafka_err2name(a->e));
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s", what, rd_kafka_err2name(a->e));
-    }
-    if (mm2_deadline_expired(dl)) {
-        if (a->topic != NULL)
-            return mm2k_fail_with_last_error(
-                k, h, err, MM2_UNREACHABLE, "%s: no complete answer by the deadline (%.*s[%d]: %s)",
-                what, 255, a->topic, (int)a->partition, rd_kafka_err2name(a->e));
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                         "%s: no complete answer by the deadline (%s)", what,
-                                         rd_kafka_err2name(a->e));
-    }
-    mm2k_backoff(h, dl);
-    return MM2_OK;
-}
-
 /* The first error of a group result's event: the event's own, then the group's. */
 static rd_kafka_resp_err_t group_result_err(rd_kafka_event_t *ev, const rd_kafka_group_result_t **g,
                                             size_t cnt)
@@ -302,7 +261,7 @@ static bool list_send(struct handle *h, const struct admin_args *a, rd_kafka_Adm
 {
     rd_kafka_error_t *oe;
 
-    r->l = tp_list(a->tps, a->n);
+    r->l = mm2k_tp_list(a->tps, a->n);
     r->list = r->l != NULL ? rd_kafka_ListConsumerGroupOffsets_new(a->group, r->l) : NULL;
     if (r->list == NULL)
         return false;
@@ -369,7 +328,7 @@ static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, stru
 static bool alter_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
                        rd_kafka_queue_t *q, struct admin_req *r)
 {
-    r->l = tp_list(a->tps, a->n);
+    r->l = mm2k_tp_list(a->tps, a->n);
     for (int j = 0; r->l != NULL && j < r->l->cnt; j++)
         r->l->elems[j].offset = a->offsets[j]; /* tp_list keeps the caller's order */
     r->alter = r->l != NULL ? rd_kafka_AlterConsumerGroupOffsets_new(a->group, r->l) : NULL;
@@ -453,7 +412,7 @@ enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
                            what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
                            rd_kafka_err2name(at.e));
         else
-            st = settle(k, h, &at, dl, what, err);
+            st = mm2k_settle(k, h, &at, dl, what, err);
     }
     return st;
 }
@@ -527,7 +486,7 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
 
     while (st == MM2_OK) {
         struct attempt a = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
-        rd_kafka_topic_partition_list_t *l = tp_list(tps, n);
+        rd_kafka_topic_partition_list_t *l = mm2k_tp_list(tps, n);
 
         if (l == NULL)
             return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
@@ -550,7 +509,7 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
         rd_kafka_topic_partition_list_destroy(l);
         if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR)
             return MM2_OK;
-        st = settle(k, h, &a, dl, what, err);
+        st = mm2k_settle(k, h, &a, dl, what, err);
     }
     return st;
 }

@@ -375,6 +375,37 @@ void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl)
     mm2k_serve(h, mm2k_slice_ms(dl, BACKOFF_MS));
 }
 
+/* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
+ * the status to return. what names the call in the message. */
+enum mm2_status mm2k_settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
+                            const struct mm2_deadline *dl, const char *what, struct mm2_error *err)
+{
+    if (mm2k_hopeless(h))
+        return mm2k_hopeless_fail(k, h, what, err);
+    if (mm2k_auth_error(a->e))
+        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
+    if (!mm2k_retriable(a->e)) {
+        if (a->topic != NULL && a->partition < 0) /* a topic's own error */
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: topic %.*s: %s", what, 255, a->topic,
+                             rd_kafka_err2name(a->e));
+        if (a->topic != NULL)
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
+                             (int)a->partition, rd_kafka_err2name(a->e));
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s", what, rd_kafka_err2name(a->e));
+    }
+    if (mm2_deadline_expired(dl)) {
+        if (a->topic != NULL)
+            return mm2k_fail_with_last_error(
+                k, h, err, MM2_UNREACHABLE, "%s: no complete answer by the deadline (%.*s[%d]: %s)",
+                what, 255, a->topic, (int)a->partition, rd_kafka_err2name(a->e));
+        return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
+                                         "%s: no complete answer by the deadline (%s)", what,
+                                         rd_kafka_err2name(a->e));
+    }
+    mm2k_backoff(h, dl);
+    return MM2_OK;
+}
+
 /* ---- argument checks and partition lookup ------------------------------------------------ */
 
 static int tpidx_cmp(const void *a, const void *b)
@@ -446,6 +477,15 @@ enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
     if (mm2_deadline_expired(dl))
         return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
     return MM2_OK;
+}
+
+rd_kafka_topic_partition_list_t *mm2k_tp_list(const struct mm2_tp *tps, size_t n)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)n);
+
+    for (size_t i = 0; l != NULL && i < n; i++)
+        rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition);
+    return l;
 }
 
 /* ---- the pauses reads leave behind ------------------------------------------------------- */

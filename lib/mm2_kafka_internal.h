@@ -139,6 +139,23 @@ void mm2k_handles_destroy(struct mm2_kafka *k);
 enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
                              const char *what, struct mm2_error *err);
 
+/* ---- retries (mm2_kafka_handle.c) ------------------------------------------------------- */
+
+/* What one attempt of a retried call ended with. */
+struct attempt {
+    rd_kafka_resp_err_t e; /* NO_ERROR when done */
+    const char *topic;     /* the partition an error is about, if any */
+    int32_t partition;
+};
+
+/* Ends a retried call whose attempt failed: MM2_OK to try again (after the retry pause), or the
+ * status to return, its message naming the call (what) and, when at says, the topic (partition
+ * -1: the topic's own error) or partition. A handle that waiting cannot mend ends it at once, an
+ * authentication error is MM2_CONFIG, another error that is not retriable MM2_UNEXPECTED, a
+ * retriable one MM2_UNREACHABLE at the deadline. */
+enum mm2_status mm2k_settle(struct mm2_kafka *k, struct handle *h, const struct attempt *at,
+                            const struct mm2_deadline *dl, const char *what, struct mm2_error *err);
+
 /* ---- argument checks (mm2_kafka_handle.c) ------------------------------------------------ */
 
 /* Common entry checks: a client, a deadline not yet passed. */
@@ -151,6 +168,8 @@ enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tp
 /* The caller's index of topic[partition] in an index from mm2k_tp_index, or -1 when it was
  * not asked for. */
 long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition);
+/* tps as a librdkafka list, in the same order (NULL when out of memory); the caller destroys it. */
+rd_kafka_topic_partition_list_t *mm2k_tp_list(const struct mm2_tp *tps, size_t n);
 
 /* The pauses reads leave behind (mm2_kafka_handle.c). A pause belongs to the partition in
  * librdkafka, not to the assignment, so a partition a read paused stays paused after the
@@ -174,13 +193,6 @@ enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const s
                                   const struct mm2_deadline *dl, struct mm2_error *err);
 
 /* ---- the admin calls' retry loop (mm2_kafka_admin.c) ------------------------------------- */
-
-/* What one attempt of a retried call ended with. */
-struct attempt {
-    rd_kafka_resp_err_t e; /* NO_ERROR when done */
-    const char *topic;     /* the partition an error is about, if any */
-    int32_t partition;
-};
 
 /* What an admin call works on, and where its answer goes. */
 struct admin_args {
