@@ -96,46 +96,28 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
         st = mm2k_wait_up(k, h, dl, "topics", err);
     while (st == MM2_OK) {
         const struct rd_kafka_metadata *md = NULL;
-        rd_kafka_resp_err_t e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
-        const char *bad = NULL;
+        struct attempt at = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, -1};
 
+        at.e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
         mm2k_serve(h, 0);
-        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
-         * broker's failure, served just now, says why. */
-        if (e != RD_KAFKA_RESP_ERR_NO_ERROR && h->too_big > 0)
-            return mm2k_hopeless_fail(k, h, "topics", err);
-        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            /* A topic being created or deleted can answer with an error: ask again. */
-            for (int i = 0; i < md->topic_cnt && bad == NULL; i++) {
-                e = md->topics[i].err;
-                if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-                    bad = md->topics[i].topic;
-            }
-            if (bad == NULL) {
-                bool ok = topics_copy(md, out);
-                rd_kafka_metadata_destroy(md);
-                if (ok)
-                    return MM2_OK;
-                mm2_topic_list_free(out);
-                return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
-            }
-            if (!mm2k_retriable(e)) {
-                st = mm2k_fail(k, err, MM2_UNEXPECTED, "topics: %.*s: %s", 255, bad,
-                               rd_kafka_err2name(e));
-                rd_kafka_metadata_destroy(md);
-                return st;
-            }
+        /* A topic being created or deleted can answer with an error of its own: asked again
+         * while that error is retriable. */
+        for (int i = 0; at.e == RD_KAFKA_RESP_ERR_NO_ERROR && i < md->topic_cnt; i++)
+            if (md->topics[i].err != RD_KAFKA_RESP_ERR_NO_ERROR)
+                at = (struct attempt){md->topics[i].err, md->topics[i].topic, -1};
+        if (at.e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            bool ok = topics_copy(md, out);
             rd_kafka_metadata_destroy(md);
-        } else if (!mm2k_retriable(e)) {
-            return mm2k_fail(k, err, mm2k_status_of(e), "topics: %s", rd_kafka_err2name(e));
+            if (ok)
+                return MM2_OK;
+            mm2_topic_list_free(out);
+            return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
         }
-        if (mm2k_hopeless(h))
-            return mm2k_hopeless_fail(k, h, "topics", err);
-        if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                             "topics: no complete answer by the deadline (%s)",
-                                             rd_kafka_err2name(e));
-        mm2k_backoff(h, dl);
+        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
+         * broker's failure, served just now, makes the handle hopeless and says why. */
+        st = mm2k_settle(k, h, &at, dl, "topics", err);
+        if (md != NULL)
+            rd_kafka_metadata_destroy(md); /* after settle: at.topic is md's */
     }
     return st;
 }

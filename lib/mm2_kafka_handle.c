@@ -376,32 +376,26 @@ void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl)
 }
 
 /* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
- * the status to return. what names the call in the message. */
+ * the status to return. what names the call in the message, and where the error is about. */
 enum mm2_status mm2k_settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
                             const struct mm2_deadline *dl, const char *what, struct mm2_error *err)
 {
+    char where[300] = "";
+
+    if (a->topic != NULL && a->partition < 0) /* a topic's own error */
+        snprintf(where, sizeof(where), "topic %.*s: ", 255, a->topic);
+    else if (a->topic != NULL)
+        snprintf(where, sizeof(where), "%.*s[%d]: ", 255, a->topic, (int)a->partition);
     if (mm2k_hopeless(h))
         return mm2k_hopeless_fail(k, h, what, err);
     if (mm2k_auth_error(a->e))
         return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
-    if (!mm2k_retriable(a->e)) {
-        if (a->topic != NULL && a->partition < 0) /* a topic's own error */
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: topic %.*s: %s", what, 255, a->topic,
-                             rd_kafka_err2name(a->e));
-        if (a->topic != NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
-                             (int)a->partition, rd_kafka_err2name(a->e));
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s", what, rd_kafka_err2name(a->e));
-    }
-    if (mm2_deadline_expired(dl)) {
-        if (a->topic != NULL)
-            return mm2k_fail_with_last_error(
-                k, h, err, MM2_UNREACHABLE, "%s: no complete answer by the deadline (%.*s[%d]: %s)",
-                what, 255, a->topic, (int)a->partition, rd_kafka_err2name(a->e));
+    if (!mm2k_retriable(a->e))
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s%s", what, where, rd_kafka_err2name(a->e));
+    if (mm2_deadline_expired(dl))
         return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                         "%s: no complete answer by the deadline (%s)", what,
-                                         rd_kafka_err2name(a->e));
-    }
+                                         "%s: no complete answer by the deadline (%s%s)", what,
+                                         where, rd_kafka_err2name(a->e));
     mm2k_backoff(h, dl);
     return MM2_OK;
 }
