@@ -399,6 +399,36 @@ enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
     return st;
 }
 
+/* Runs the group offsets call c (list or alter) over all's partitions in calls of at most
+ * MM2K_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to match; the
+ * caller has checked the whole list (mm2k_tp_index) before any call is sent. librdkafka (2.8.0
+ * as 2.0.2) matches each partition of an OffsetFetch or OffsetCommit answer to the list it sent
+ * by linear search (rd_kafka_topic_partition_list_find, in rd_kafka_handle_OffsetFetch and
+ * rd_kafka_handle_OffsetCommit), quadratic in the partitions of one call; calls of a fixed size
+ * keep it linear. Not atomic: a call that fails leaves those before it done. */
+static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_call *c,
+                                     const struct admin_args *all, const struct mm2_deadline *dl,
+                                     const char *what, struct mm2_error *err)
+{
+    enum mm2_status st = MM2_OK;
+
+    for (size_t off = 0; st == MM2_OK && off < all->n; off += MM2K_PARTITIONS_PER_CALL) {
+        struct admin_args a = *all;
+        struct tpidx *idx = NULL;
+
+        a.tps = all->tps + off;
+        a.n = all->n - off < MM2K_PARTITIONS_PER_CALL ? all->n - off : MM2K_PARTITIONS_PER_CALL;
+        a.offsets = all->offsets != NULL ? all->offsets + off : NULL;
+        a.out = all->out != NULL ? all->out + off : NULL;
+        st = mm2k_tp_index(k, a.tps, a.n, &idx, err);
+        a.idx = idx;
+        if (st == MM2_OK)
+            st = mm2k_admin_run(k, c, &a, dl, what, err);
+        free(idx);
+    }
+    return st;
+}
+
 enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
                                     const struct mm2_tp *tps, size_t n, int64_t *out,
                                     const struct mm2_deadline *dl, struct mm2_error *err)
@@ -414,21 +444,10 @@ enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
     snprintf(what, sizeof(what), "committed offsets of group '%.255s'", group);
     st = mm2k_tp_index(k, tps, n, &idx, err);
     free(idx);
-    /* In calls of MM2K_PARTITIONS_PER_CALL: librdkafka 2.0.2 matches each partition of an
-     * OffsetFetch answer to the list it builds by linear search (rd_kafka_handle_OffsetFetch),
-     * quadratic in the partitions of one call. */
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+    if (st == MM2_OK) {
+        struct admin_args all = {.group = group, .tps = tps, .n = n, .out = out};
 
-        idx = NULL;
-        st = mm2k_tp_index(k, tps + off, m, &idx, err);
-        if (st == MM2_OK) {
-            struct admin_args a = {
-                .group = group, .tps = tps + off, .idx = idx, .n = m, .out = out + off};
-
-            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMITTED], &a, dl, what, err);
-        }
-        free(idx);
+        st = admin_batches(k, &ADMIN_CALLS[ADMIN_COMMITTED], &all, dl, what, err);
     }
     return st;
 }
@@ -570,22 +589,10 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
         if (offsets[i] < 0)
             st = mm2k_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64, what, 255,
                            tps[i].topic, (int)tps[i].partition, offsets[i]);
-    /* In calls of MM2K_PARTITIONS_PER_CALL, like the reads: librdkafka (2.0.2, and 2.8.0
-     * alike) matches each partition of an OffsetCommit answer to the list it sent by linear search
-     * (rd_kafka_topic_partition_list_find in the AlterConsumerGroupOffsets response handler),
-     * quadratic in the partitions of one call. */
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+    if (st == MM2_OK) {
+        struct admin_args all = {.group = group, .tps = tps, .n = n, .offsets = offsets};
 
-        idx = NULL;
-        st = mm2k_tp_index(k, tps + off, m, &idx, err);
-        if (st == MM2_OK) {
-            struct admin_args a = {
-                .group = group, .tps = tps + off, .idx = idx, .n = m, .offsets = offsets + off};
-
-            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMIT], &a, dl, what, err);
-        }
-        free(idx);
+        st = admin_batches(k, &ADMIN_CALLS[ADMIN_COMMIT], &all, dl, what, err);
     }
     return st;
 }
