@@ -1,9 +1,9 @@
 /*
- * mm2_kafka_admin: the calls that ask a cluster for facts or change a group's offsets (see
- * mm2_kafka.h): cluster id, topics, a group's committed offsets and state, log offsets, and
- * the offset commit, the topics' cleanup.policy. The four admin requests
- * (ListConsumerGroupOffsets, DescribeConsumerGroups, AlterConsumerGroupOffsets, DescribeConfigs)
- * run through one retry loop, admin_run, driven by a table of what differs between them.
+ * mm2_kafka_admin: the calls of librdkafka's Admin API (see mm2_kafka.h): a group's committed
+ * offsets (ListConsumerGroupOffsets), its state (DescribeConsumerGroups), the offset commit
+ * (AlterConsumerGroupOffsets) and the topics' cleanup.policy (DescribeConfigs). All four run
+ * through one retry loop, admin_run, driven by a table of what differs between them; an attempt
+ * that fails is settled by the handle layer's one rule (mm2k_settle).
  */
 #include "mm2_kafka_internal.h"
 
@@ -13,124 +13,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- partition lists and groups ---------------------------------------------------------- */
+#define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
+
+/* What an admin call works on, and where its answer goes. */
+struct admin_args {
+    const char *group;
+    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
+    const struct tpidx *idx;
+    size_t n;
+    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
+    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
+    struct mm2_group_info *info; /* DescribeConsumerGroups */
+    bool *compacted; /* DescribeConfigs of topics (tps' topics), in the caller's order */
+};
+
+/* The objects one attempt made, freed once its answer is read. */
+struct admin_req {
+    rd_kafka_topic_partition_list_t *l;
+    rd_kafka_ListConsumerGroupOffsets_t *list;
+    rd_kafka_AlterConsumerGroupOffsets_t *alter;
+    rd_kafka_ConfigResource_t **res;
+    size_t nres;
+};
+
+/* What differs between the admin calls; admin_run is the one retry loop around them. */
+struct admin_call {
+    rd_kafka_admin_op_t op;
+    /* Makes the request into r and sends it, the answer to come on q; false when out of
+     * memory (nothing sent). */
+    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                 rd_kafka_queue_t *q, struct admin_req *r);
+    /* Reads the result event: the first error into at, the answer into a's output. */
+    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
+    /* A classic group with active members refuses the call (a commit from outside it):
+     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
+    bool members_refuse;
+};
 
 static bool group_valid(const char *group)
 {
     return group != NULL && group[0] != '\0';
-}
-
-/* ---- cluster id and topics --------------------------------------------------------------- */
-
-enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,
-                                     size_t outlen, struct mm2_error *err)
-{
-    struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-    char *id;
-    size_t n;
-
-    if (st != MM2_OK)
-        return st;
-    if (out == NULL || outlen == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "cluster id: no output buffer");
-    out[0] = '\0';
-    st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "cluster id", err);
-    if (st != MM2_OK)
-        return st;
-    id = rd_kafka_clusterid(h->rk, 0); /* cached by wait_up */
-    if (id == NULL)
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNEXPECTED,
-                                         "cluster id: the brokers reported none");
-    n = strlen(id);
-    if (n >= outlen) {
-        rd_kafka_mem_free(h->rk, id);
-        return mm2k_fail(k, err, MM2_UNEXPECTED,
-                         "cluster id: %zu characters, more than the %zu expected", n, outlen - 1);
-    }
-    memcpy(out, id, n + 1);
-    rd_kafka_mem_free(h->rk, id);
-    return MM2_OK;
-}
-
-static int topic_cmp(const void *a, const void *b)
-{
-    const struct mm2_topic_meta *x = a;
-    const struct mm2_topic_meta *y = b;
-
-    return strcmp(x->name, y->name);
-}
-
-/* Copies md's topics into out; returns false when out of memory (out then partly filled). */
-static bool topics_copy(const struct rd_kafka_metadata *md, struct mm2_topic_list *out)
-{
-    out->v = calloc(md->topic_cnt > 0 ? (size_t)md->topic_cnt : 1, sizeof(*out->v));
-    if (out->v == NULL)
-        return false;
-    for (int i = 0; i < md->topic_cnt; i++) {
-        out->v[i].name = strdup(md->topics[i].topic);
-        if (out->v[i].name == NULL)
-            return false;
-        out->v[i].partitions = md->topics[i].partition_cnt;
-        out->n++;
-    }
-    qsort(out->v, out->n, sizeof(*out->v), topic_cmp);
-    return true;
-}
-
-enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline *dl,
-                                 struct mm2_topic_list *out, struct mm2_error *err)
-{
-    struct handle *h = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-
-    if (out != NULL)
-        *out = (struct mm2_topic_list){NULL, 0};
-    if (st == MM2_OK && out == NULL)
-        st = mm2k_fail(k, err, MM2_USAGE, "topics: no output list");
-    if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "topics", err);
-    while (st == MM2_OK) {
-        const struct rd_kafka_metadata *md = NULL;
-        struct attempt at = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, -1};
-
-        at.e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
-        mm2k_serve(h, 0);
-        /* A topic being created or deleted can answer with an error of its own: asked again
-         * while that error is retriable. */
-        for (int i = 0; at.e == RD_KAFKA_RESP_ERR_NO_ERROR && i < md->topic_cnt; i++)
-            if (md->topics[i].err != RD_KAFKA_RESP_ERR_NO_ERROR)
-                at = (struct attempt){md->topics[i].err, md->topics[i].topic, -1};
-        if (at.e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            bool ok = topics_copy(md, out);
-            rd_kafka_metadata_destroy(md);
-            if (ok)
-                return MM2_OK;
-            mm2_topic_list_free(out);
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
-        }
-        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
-         * broker's failure, served just now, makes the handle hopeless and says why. */
-        st = mm2k_settle(k, h, &at, dl, "topics", err);
-        if (md != NULL)
-            rd_kafka_metadata_destroy(md); /* after settle: at.topic is md's */
-    }
-    return st;
-}
-
-void mm2_topic_list_free(struct mm2_topic_list *l)
-{
-    if (l == NULL)
-        return;
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].name);
-    free(l->v);
-    l->v = NULL;
-    l->n = 0;
 }
 
 /* ---- retried admin calls ----------------------------------------------------------------- */
@@ -329,13 +251,96 @@ static void alter_read(rd_kafka_event_t *ev, const struct admin_args *a, struct 
     offsets_read(ev, g, cnt, a, NULL, at);
 }
 
-enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT };
+/* ---- cleanup.policy (DescribeConfigs) ---------------------------------------------------- */
+
+/* DescribeConfigs of every topic, asking for cleanup.policy only (the request's configuration
+ * keys), so the answer stays small whatever the number of topics. */
+static bool configs_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                         rd_kafka_queue_t *q, struct admin_req *r)
+{
+    r->res = calloc(a->n, sizeof(*r->res));
+    for (size_t i = 0; r->res != NULL && i < a->n; i++) {
+        r->res[i] = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, a->tps[i].topic);
+        if (r->res[i] == NULL)
+            return false;
+        r->nres++;
+        /* DescribeConfigs sends the entries' names only (librdkafka's DescribeConfigsRequest);
+         * set_config refuses a NULL value, so the value is "". */
+        if (rd_kafka_ConfigResource_set_config(r->res[i], "cleanup.policy", "") !=
+            RD_KAFKA_RESP_ERR_NO_ERROR)
+            return false;
+    }
+    if (r->res == NULL)
+        return false;
+    rd_kafka_DescribeConfigs(h->rk, r->res, r->nres, o, q);
+    return true;
+}
+
+/* Whether the comma-separated list holds word (spaces around items ignored). */
+static bool list_holds(const char *list, const char *word)
+{
+    size_t w = strlen(word);
+
+    for (const char *p = list + strspn(list, " ,"); *p != '\0'; p += strspn(p, " ,")) {
+        size_t len = strcspn(p, ","), l = len;
+        while (l > 0 && p[l - 1] == ' ')
+            l--;
+        if (l == w && strncmp(p, word, w) == 0)
+            return true;
+        p += len;
+    }
+    return false;
+}
+
+/* A topic's cleanup.policy from its resource: false when the answer has none (never guessed). */
+static bool policy_read(const rd_kafka_ConfigResource_t *res, bool *compacted)
+{
+    size_t cnt = 0;
+    const rd_kafka_ConfigEntry_t **c = rd_kafka_ConfigResource_configs(res, &cnt);
+
+    for (size_t i = 0; i < cnt; i++) {
+        const char *v = rd_kafka_ConfigEntry_value(c[i]);
+        if (strcmp(rd_kafka_ConfigEntry_name(c[i]), "cleanup.policy") != 0 || v == NULL)
+            continue;
+        *compacted = list_holds(v, "compact");
+        return true;
+    }
+    return false;
+}
+
+static void configs_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_ConfigResource_t **res =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &cnt);
+    bool *seen = calloc(a->n, sizeof(*seen));
+
+    *at = (struct attempt){seen != NULL ? rd_kafka_event_error(ev) : ERR_OOM, NULL, -1};
+    for (size_t j = 0; at->e == RD_KAFKA_RESP_ERR_NO_ERROR && j < cnt; j++) {
+        long i = mm2k_tp_find(a->idx, a->n, rd_kafka_ConfigResource_name(res[j]), 0);
+        if (i < 0 || seen[i])
+            continue;
+        if (rd_kafka_ConfigResource_error(res[j]) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            *at = (struct attempt){rd_kafka_ConfigResource_error(res[j]), a->tps[i].topic, -1};
+        else if (!(seen[i] = policy_read(res[j], &a->compacted[i])))
+            *at = (struct attempt){RD_KAFKA_RESP_ERR__BAD_MSG, a->tps[i].topic, -1};
+    }
+    for (size_t i = 0; seen != NULL && i < a->n && at->e == RD_KAFKA_RESP_ERR_NO_ERROR; i++)
+        if (!seen[i])
+            *at = (struct attempt){RD_KAFKA_RESP_ERR__BAD_MSG, a->tps[i].topic, -1};
+    free(seen);
+}
+
+/* ---- the admin calls' table and loop ----------------------------------------------------- */
+
+enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT, ADMIN_CONFIGS };
 
 static const struct admin_call ADMIN_CALLS[] = {
     [ADMIN_COMMITTED] = {RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, list_send, list_read, false},
     [ADMIN_GROUP] = {RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, describe_send, describe_read, false},
     /* Retrying a commit is safe: the same offsets are written again. */
     [ADMIN_COMMIT] = {RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, alter_send, alter_read, true},
+    [ADMIN_CONFIGS] = {RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, configs_send, configs_read, false},
 };
 
 static void admin_req_free(struct admin_req *r)
@@ -356,9 +361,12 @@ static bool members_refused(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
 }
 
-enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
-                               const struct admin_args *a, const struct mm2_deadline *dl,
-                               const char *what, struct mm2_error *err)
+/* Runs the admin call c on the read_uncommitted handle until it is answered without error,
+ * fails for good, or the deadline passes. what names it in messages. A topic's own error (not a
+ * partition's) comes in struct attempt with partition -1. */
+static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c,
+                                 const struct admin_args *a, const struct mm2_deadline *dl,
+                                 const char *what, struct mm2_error *err)
 {
     struct handle *h;
     enum mm2_status st = mm2k_handle_get(k, false, &h, err);
@@ -400,12 +408,13 @@ enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
 }
 
 /* Runs the group offsets call c (list or alter) over all's partitions in calls of at most
- * MM2K_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to match; the
- * caller has checked the whole list (mm2k_tp_index) before any call is sent. librdkafka (2.8.0
- * as 2.0.2) matches each partition of an OffsetFetch or OffsetCommit answer to the list it sent
- * by linear search (rd_kafka_topic_partition_list_find, in rd_kafka_handle_OffsetFetch and
- * rd_kafka_handle_OffsetCommit), quadratic in the partitions of one call; calls of a fixed size
- * keep it linear. Not atomic: a call that fails leaves those before it done. */
+ * MM2K_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to
+ * match; the caller has checked the whole list (mm2k_tp_index) before any call is sent.
+ * librdkafka (2.8.0 as 2.0.2) matches each partition of an OffsetFetch or OffsetCommit answer to
+ * the list it sent by linear search (rd_kafka_topic_partition_list_find, in
+ * rd_kafka_handle_OffsetFetch and rd_kafka_handle_OffsetCommit), quadratic in the partitions of one
+ * call; calls of a fixed size keep it linear. Not atomic: a call that fails leaves those before it
+ * done. */
 static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_call *c,
                                      const struct admin_args *all, const struct mm2_deadline *dl,
                                      const char *what, struct mm2_error *err)
@@ -423,7 +432,7 @@ static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_cal
         st = mm2k_tp_index(k, a.tps, a.n, &idx, err);
         a.idx = idx;
         if (st == MM2_OK)
-            st = mm2k_admin_run(k, c, &a, dl, what, err);
+            st = admin_run(k, c, &a, dl, what, err);
         free(idx);
     }
     return st;
@@ -466,105 +475,7 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
         return mm2k_fail(k, err, MM2_USAGE, "group state: no group or no output");
     *out = (struct mm2_group_info){{0}, 0, {0}};
     snprintf(what, sizeof(what), "state of group '%.255s'", group);
-    return mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
-}
-
-/* ---- log offsets ------------------------------------------------------------------------- */
-
-/* rd_kafka_offsets_for_times for timestamp ts (-2 log start, -1 end: high watermark or last
- * stable offset, by the handle's isolation.level) on tps[0..n), one ListOffsets request per
- * leader. librdkafka 2.0.2 leaves an offset as the timestamp asked when no answer came for it (a
- * leader that did not answer in time is not an error there), and folds the first per-partition
- * error into its return code without telling which partition; a negative offset after NO_ERROR
- * is therefore "not answered" and retried. The list keeps its order through the call
- * (rd_kafka_topic_partition_list_update writes the answers in place), so elems[j] is tps[j]. */
-static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
-                                          const struct mm2_tp *tps, size_t n, int64_t ts,
-                                          int64_t *out, const char *what,
-                                          const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    enum mm2_status st = MM2_OK;
-
-    while (st == MM2_OK) {
-        struct attempt a = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
-        rd_kafka_topic_partition_list_t *l = mm2k_tp_list(tps, n);
-
-        if (l == NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
-        for (int j = 0; j < l->cnt; j++)
-            l->elems[j].offset = ts;
-        a.e = rd_kafka_offsets_for_times(h->rk, l, mm2k_slice_ms(dl, 0));
-        mm2k_serve(h, 0);
-        for (int j = 0; j < l->cnt && a.e == RD_KAFKA_RESP_ERR_NO_ERROR; j++) {
-            if (l->elems[j].err != RD_KAFKA_RESP_ERR_NO_ERROR)
-                a = (struct attempt){l->elems[j].err, tps[j].topic, tps[j].partition};
-            else if (l->elems[j].offset < 0)
-                a = (struct attempt){RD_KAFKA_RESP_ERR__TIMED_OUT, tps[j].topic, tps[j].partition};
-            else
-                out[j] = l->elems[j].offset;
-        }
-        if (a.e != RD_KAFKA_RESP_ERR_NO_ERROR && a.topic == NULL && n == 1) {
-            a.topic = tps[0].topic;
-            a.partition = tps[0].partition;
-        }
-        rd_kafka_topic_partition_list_destroy(l);
-        if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR)
-            return MM2_OK;
-        st = mm2k_settle(k, h, &a, dl, what, err);
-    }
-    return st;
-}
-
-/* The same on every partition, in calls of at most MM2K_PARTITIONS_PER_CALL partitions:
- * librdkafka 2.0.2 matches each partition of a call against lists of the whole call by linear
- * search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
- * rd_kafka_topic_partition_list_update over the answers), so one call costs CPU as the square of
- * its partitions (bench/listoffsets: 471 ms at 10,000, 11.8 s at 50,000) and calls of a fixed
- * size cost it linearly (65 ms and 224 ms in calls of 1,000). The price is one request per leader
- * per call: ceil(n / 1,000) calls instead of one. No other call of that version answers
- * ListOffsets for many partitions (rd_kafka_ListOffsets is 2.3's; query_watermark_offsets asks
- * per partition). */
-enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
-                                  size_t n, int64_t ts, int64_t *out, const char *what,
-                                  const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    enum mm2_status st = mm2k_wait_up(k, h, dl, what, err);
-
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
-
-        st = list_offsets_chunk(k, h, tps + off, m, ts, out + off, what, dl, err);
-    }
-    return st;
-}
-
-enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                                      int64_t *start, int64_t *end, int64_t *stable,
-                                      const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    struct tpidx *idx = NULL;
-    struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-
-    if (st != MM2_OK)
-        return st;
-    if (end == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "log offsets: no output for the end");
-    st = mm2k_tp_index(k, tps, n, &idx, err);
-    if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK && start != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_BEGINNING, start, "log start offsets",
-                               dl, err);
-    if (st == MM2_OK)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, end, "log end offsets", dl, err);
-    if (st == MM2_OK && stable != NULL)
-        st = mm2k_handle_get(k, true, &h, err);
-    if (st == MM2_OK && stable != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, stable, "last stable offsets", dl,
-                               err);
-    free(idx);
-    return st;
+    return admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
 }
 
 /* ---- commit ------------------------------------------------------------------------------ */
@@ -594,5 +505,35 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
 
         st = admin_batches(k, &ADMIN_CALLS[ADMIN_COMMIT], &all, dl, what, err);
     }
+    return st;
+}
+
+/* ---- cleanup.policy ------------------------------------------------------------------------ */
+
+enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topics, size_t n,
+                                    bool *compacted, const struct mm2_deadline *dl,
+                                    struct mm2_error *err)
+{
+    struct mm2_tp *tps;
+    struct tpidx *idx = NULL;
+    enum mm2_status st = mm2k_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (topics == NULL || compacted == NULL)
+        return mm2k_fail(k, err, MM2_USAGE, "cleanup.policy: no topics or no output");
+    tps = calloc(n + 1, sizeof(*tps));
+    if (tps == NULL)
+        return mm2k_fail(k, err, MM2_UNEXPECTED, "cleanup.policy: out of memory");
+    for (size_t i = 0; i < n; i++)
+        tps[i] = (struct mm2_tp){topics[i], 0}; /* partition 0: the index keys topics alone */
+    st = mm2k_tp_index(k, tps, n, &idx, err);
+    if (st == MM2_OK) {
+        struct admin_args a = {.tps = tps, .idx = idx, .n = n, .compacted = compacted};
+
+        st = admin_run(k, &ADMIN_CALLS[ADMIN_CONFIGS], &a, dl, "cleanup.policy of the topics", err);
+    }
+    free(idx);
+    free(tps);
     return st;
 }

@@ -179,7 +179,7 @@ bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition);
 /* Resumes those of the n partitions of idx (sorted: mm2k_tp_index) that h has paused. */
 void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n);
 
-/* ---- log offsets (mm2_kafka_admin.c) ----------------------------------------------------- */
+/* ---- log offsets (mm2_kafka_cluster.c) --------------------------------------------------- */
 
 /* Partitions per rd_kafka_offsets_for_times or ListConsumerGroupOffsets call: librdkafka 2.0.2
  * matches answers to lists by linear search, so one call's CPU grows as the square of its
@@ -191,50 +191,6 @@ void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n);
 enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
                                   size_t n, int64_t ts, int64_t *out, const char *what,
                                   const struct mm2_deadline *dl, struct mm2_error *err);
-
-/* ---- the admin calls' retry loop (mm2_kafka_admin.c) ------------------------------------- */
-
-/* What an admin call works on, and where its answer goes. */
-struct admin_args {
-    const char *group;
-    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
-    const struct tpidx *idx;
-    size_t n;
-    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
-    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
-    struct mm2_group_info *info; /* DescribeConsumerGroups */
-    bool *compacted; /* DescribeConfigs of topics (tps' topics), in the caller's order */
-};
-
-/* The objects one attempt made, freed once its answer is read. */
-struct admin_req {
-    rd_kafka_topic_partition_list_t *l;
-    rd_kafka_ListConsumerGroupOffsets_t *list;
-    rd_kafka_AlterConsumerGroupOffsets_t *alter;
-    rd_kafka_ConfigResource_t **res;
-    size_t nres;
-};
-
-/* What differs between the admin calls; admin_run is the one retry loop around them. */
-struct admin_call {
-    rd_kafka_admin_op_t op;
-    /* Makes the request into r and sends it, the answer to come on q; false when out of
-     * memory (nothing sent). */
-    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
-                 rd_kafka_queue_t *q, struct admin_req *r);
-    /* Reads the result event: the first error into at, the answer into a's output. */
-    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
-    /* A classic group with active members refuses the call (a commit from outside it):
-     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
-    bool members_refuse;
-};
-
-/* Runs the admin call c on the read_uncommitted handle until it is answered without error,
- * fails for good, or the deadline passes. what names it in messages. A topic's own error (not a
- * partition's) comes in struct attempt with partition -1. */
-enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
-                               const struct admin_args *a, const struct mm2_deadline *dl,
-                               const char *what, struct mm2_error *err);
 
 /* ---- records (mm2_kafka_read.c) ---------------------------------------------------------- */
 
