@@ -4,7 +4,7 @@
  * from, mm2-offsets' own settings above them, the values kept to be redacted, and the features
  * the security settings need. The handles themselves are mm2_kafka_handle.c's.
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
 #include "mm2_limits.h"
 #include "mm2_secret.h"
 
@@ -133,10 +133,10 @@ static enum mm2_status hide(struct mm2_kafka *k, const char *key, const char *va
     if (secret != NULL)
         k->secret = secret;
     if (secret == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     v[k->nhidden] = strdup(value);
     if (v[k->nhidden] == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     secret[k->nhidden++] = is_secret;
     return MM2_OK;
 }
@@ -147,8 +147,8 @@ static enum mm2_status set_own(struct mm2_kafka *k, const char *key, const char 
     char errstr[256];
 
     if (rd_kafka_conf_set(k->conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
-        return mm2k_fail(k, err, MM2_UNEXPECTED,
-                         "librdkafka refused mm2-offsets' own property '%s'", key);
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                     "librdkafka refused mm2-offsets' own property '%s'", key);
     return MM2_OK;
 }
 
@@ -171,16 +171,16 @@ static enum mm2_status check_new(struct mm2_kafka *k, struct mm2_error *err)
     rd_kafka_t *rk;
 
     if (c == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     if (rd_kafka_conf_set(c, "bootstrap.servers", "", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
         rd_kafka_conf_destroy(c);
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "cannot clear bootstrap.servers");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cannot clear bootstrap.servers");
     }
     errstr[0] = '\0';
     rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
     if (rk == NULL) {
         rd_kafka_conf_destroy(c);
-        return mm2k_refused(k, errstr, err);
+        return mm2_kafka_handle_refused(k, errstr, err);
     }
     rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
     return MM2_OK;
@@ -257,33 +257,37 @@ static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *pro
         enum mm2_status st;
 
         if (key == NULL || key[0] == '\0' || value == NULL)
-            return mm2k_fail(k, err, MM2_USAGE, "property #%zu has no key or no value", i);
+            return mm2_kafka_handle_fail(k, err, MM2_USAGE, "property #%zu has no key or no value",
+                                         i);
         if (key_reserved(key))
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property '%.*s' is set by mm2-offsets itself; remove it",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property '%.*s' is set by mm2-offsets itself; remove it", KEY_SHOW,
+                key);
         if (strcasecmp(key, "receive.message.max.bytes") == 0 && !response_cap_ok(value))
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property 'receive.message.max.bytes' must be a number of "
-                             "bytes up to %ld (" MM2_LIMITS_WHY ")",
-                             MM2_KAFKA_RESPONSE_MAX);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property 'receive.message.max.bytes' must be a number of "
+                "bytes up to %ld (" MM2_LIMITS_WHY ")",
+                MM2_KAFKA_RESPONSE_MAX);
         st = hide(k, key, value, err);
         if (st != MM2_OK)
             return st;
         /* errstr is never shown: librdkafka repeats the value in it. */
         rc = rd_kafka_conf_set(k->conf, key, value, errstr, sizeof(errstr));
         if (rc == RD_KAFKA_CONF_UNKNOWN)
-            return mm2k_fail(k, err, MM2_CONFIG, "unknown librdkafka property '%.*s'", KEY_SHOW,
-                             key);
+            return mm2_kafka_handle_fail(k, err, MM2_CONFIG, "unknown librdkafka property '%.*s'",
+                                         KEY_SHOW, key);
         if (rc != RD_KAFKA_CONF_OK && strstr(errstr, "not supported in this build") != NULL)
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property '%.*s' (or this value of it) is not supported by "
-                             "this build of librdkafka",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property '%.*s' (or this value of it) is not supported by "
+                "this build of librdkafka",
+                KEY_SHOW, key);
         if (rc != RD_KAFKA_CONF_OK)
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "invalid value for librdkafka property '%.*s' (value not shown)",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "invalid value for librdkafka property '%.*s' (value not shown)", KEY_SHOW, key);
         if (strcasecmp(key, "security.protocol") == 0)
             *proto = value;
         else if (strcasecmp(key, "sasl.mechanisms") == 0 || strcasecmp(key, "sasl.mechanism") == 0)
@@ -319,13 +323,13 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     if (k == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "[%s] out of memory", role);
     memcpy(k->role, role, strlen(role) + 1);
-    mm2k_handles_init(k);
+    mm2_kafka_handle_init_all(k);
     k->conf = rd_kafka_conf_new();
     if (k->conf == NULL) {
         mm2_kafka_free(k);
         return mm2_error_set(err, MM2_UNEXPECTED, "[%s] out of memory", role);
     }
-    mm2k_callbacks(k->conf);
+    mm2_kafka_handle_callbacks(k->conf);
     snprintf(client_id, sizeof(client_id), "mm2-offsets-%s", role);
     /* Defaults the caller may override: a name in the brokers' logs, and a short fetch wait,
      * since a bounded read learns that it reached the end from an empty fetch. */
@@ -344,9 +348,9 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
         st = fit_fetch_to_cap(k, props, nprops, err);
     if (st == MM2_OK &&
         rd_kafka_conf_get(k->conf, "builtin.features", features, &flen) != RD_KAFKA_CONF_OK)
-        st = mm2k_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
+        st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
     if (st == MM2_OK && !mm2_kafka_features_ok(features, proto, mech, why, sizeof(why)))
-        st = mm2k_fail(k, err, MM2_CONFIG, "%s", why);
+        st = mm2_kafka_handle_fail(k, err, MM2_CONFIG, "%s", why);
     if (st == MM2_OK)
         st = set_own(k, "group.id", PRIVATE_GROUP, err);
     if (st == MM2_OK)
@@ -376,7 +380,7 @@ void mm2_kafka_free(struct mm2_kafka *k)
 {
     if (k == NULL)
         return;
-    mm2k_handles_destroy(k);
+    mm2_kafka_handle_destroy_all(k);
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
     for (size_t i = 0; i < k->nhidden; i++) {

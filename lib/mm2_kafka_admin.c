@@ -3,9 +3,9 @@
  * offsets (ListConsumerGroupOffsets), its state (DescribeConsumerGroups), the offset commit
  * (AlterConsumerGroupOffsets) and the topics' cleanup.policy (DescribeConfigs). All four run
  * through one retry loop, admin_run, driven by a table of what differs between them; an attempt
- * that fails is settled by the handle layer's one rule (mm2k_settle).
+ * that fails is settled by the handle layer's one rule (mm2_kafka_handle_settle).
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -63,12 +63,12 @@ static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
                                     const struct mm2_deadline *dl)
 {
     for (;;) {
-        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, mm2k_slice_ms(dl, SLICE_MS));
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, mm2_kafka_handle_slice_ms(dl, SLICE_MS));
 
-        mm2k_serve(h, 0);
+        mm2_kafka_handle_serve(h, 0);
         if (ev != NULL)
             return ev;
-        if (mm2k_hopeless(h) || mm2_deadline_expired(dl))
+        if (mm2_kafka_handle_hopeless(h) || mm2_deadline_expired(dl))
             return NULL;
     }
 }
@@ -79,7 +79,7 @@ static rd_kafka_AdminOptions_t *admin_options(struct handle *h, rd_kafka_admin_o
 {
     char errstr[256];
     rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(h->rk, op);
-    int ms = mm2k_slice_ms(dl, 3600L * 1000L);
+    int ms = mm2_kafka_handle_slice_ms(dl, 3600L * 1000L);
 
     if (o == NULL)
         return NULL;
@@ -122,7 +122,7 @@ static void partitions_read(const rd_kafka_topic_partition_list_t *l, const stru
     }
     for (int j = 0; j < l->cnt; j++) {
         const rd_kafka_topic_partition_t *p = &l->elems[j];
-        long i = mm2k_tp_find(idx, n, p->topic, p->partition);
+        long i = mm2_kafka_handle_tp_find(idx, n, p->topic, p->partition);
 
         if (i < 0 || seen[i])
             continue;
@@ -165,7 +165,7 @@ static bool list_send(struct handle *h, const struct admin_args *a, rd_kafka_Adm
 {
     rd_kafka_error_t *oe;
 
-    r->l = mm2k_tp_list(a->tps, a->n);
+    r->l = mm2_kafka_handle_tp_list(a->tps, a->n);
     r->list = r->l != NULL ? rd_kafka_ListConsumerGroupOffsets_new(a->group, r->l) : NULL;
     if (r->list == NULL)
         return false;
@@ -232,7 +232,7 @@ static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, stru
 static bool alter_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
                        rd_kafka_queue_t *q, struct admin_req *r)
 {
-    r->l = mm2k_tp_list(a->tps, a->n);
+    r->l = mm2_kafka_handle_tp_list(a->tps, a->n);
     for (int j = 0; r->l != NULL && j < r->l->cnt; j++)
         r->l->elems[j].offset = a->offsets[j]; /* tp_list keeps the caller's order */
     r->alter = r->l != NULL ? rd_kafka_AlterConsumerGroupOffsets_new(a->group, r->l) : NULL;
@@ -317,7 +317,7 @@ static void configs_read(rd_kafka_event_t *ev, const struct admin_args *a, struc
 
     *at = (struct attempt){seen != NULL ? rd_kafka_event_error(ev) : ERR_OOM, NULL, -1};
     for (size_t j = 0; at->e == RD_KAFKA_RESP_ERR_NO_ERROR && j < cnt; j++) {
-        long i = mm2k_tp_find(a->idx, a->n, rd_kafka_ConfigResource_name(res[j]), 0);
+        long i = mm2_kafka_handle_tp_find(a->idx, a->n, rd_kafka_ConfigResource_name(res[j]), 0);
         if (i < 0 || seen[i])
             continue;
         if (rd_kafka_ConfigResource_error(res[j]) != RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -369,10 +369,10 @@ static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c
                                  const char *what, struct mm2_error *err)
 {
     struct handle *h;
-    enum mm2_status st = mm2k_handle_get(k, false, &h, err);
+    enum mm2_status st = mm2_kafka_handle_get(k, false, &h, err);
 
     if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, what, err);
+        st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
     while (st == MM2_OK) {
         struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
         struct admin_req r = {NULL, NULL, NULL, NULL, 0};
@@ -392,24 +392,25 @@ static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c
         admin_req_free(&r);
         admin_done(q, o, r.l);
         if (at.e == ERR_OOM)
-            st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+            st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
         else if (at.e == RD_KAFKA_RESP_ERR_NO_ERROR)
             break;
         else if (c->members_refuse && members_refused(at.e))
-            st = mm2k_fail(k, err, MM2_UNEXPECTED,
-                           "%s: %.*s[%d]: %s (the group has active members; other partitions may "
-                           "have been committed)",
-                           what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
-                           rd_kafka_err2name(at.e));
+            st = mm2_kafka_handle_fail(
+                k, err, MM2_UNEXPECTED,
+                "%s: %.*s[%d]: %s (the group has active members; other partitions may "
+                "have been committed)",
+                what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
+                rd_kafka_err2name(at.e));
         else
-            st = mm2k_settle(k, h, &at, dl, what, err);
+            st = mm2_kafka_handle_settle(k, h, &at, dl, what, err);
     }
     return st;
 }
 
 /* Runs the group offsets call c (list or alter) over all's partitions in calls of at most
- * MM2K_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to
- * match; the caller has checked the whole list (mm2k_tp_index) before any call is sent.
+ * MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to
+ * match; the caller has checked the whole list (mm2_kafka_handle_tp_index) before any call is sent.
  * librdkafka (2.8.0 as 2.0.2) matches each partition of an OffsetFetch or OffsetCommit answer to
  * the list it sent by linear search (rd_kafka_topic_partition_list_find, in
  * rd_kafka_handle_OffsetFetch and rd_kafka_handle_OffsetCommit), quadratic in the partitions of one
@@ -421,15 +422,18 @@ static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_cal
 {
     enum mm2_status st = MM2_OK;
 
-    for (size_t off = 0; st == MM2_OK && off < all->n; off += MM2K_PARTITIONS_PER_CALL) {
+    for (size_t off = 0; st == MM2_OK && off < all->n;
+         off += MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL) {
         struct admin_args a = *all;
         struct tpidx *idx = NULL;
 
         a.tps = all->tps + off;
-        a.n = all->n - off < MM2K_PARTITIONS_PER_CALL ? all->n - off : MM2K_PARTITIONS_PER_CALL;
+        a.n = all->n - off < MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL
+                  ? all->n - off
+                  : MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
         a.offsets = all->offsets != NULL ? all->offsets + off : NULL;
         a.out = all->out != NULL ? all->out + off : NULL;
-        st = mm2k_tp_index(k, a.tps, a.n, &idx, err);
+        st = mm2_kafka_handle_tp_index(k, a.tps, a.n, &idx, err);
         a.idx = idx;
         if (st == MM2_OK)
             st = admin_run(k, c, &a, dl, what, err);
@@ -444,14 +448,14 @@ enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
 {
     char what[320];
     struct tpidx *idx = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || out == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
     snprintf(what, sizeof(what), "committed offsets of group '%.255s'", group);
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     free(idx);
     if (st == MM2_OK) {
         struct admin_args all = {.group = group, .tps = tps, .n = n, .out = out};
@@ -467,12 +471,12 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
 {
     char what[320];
     struct admin_args a = {.group = group, .info = out};
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || out == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "group state: no group or no output");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "group state: no group or no output");
     *out = (struct mm2_group_info){{0}, 0, {0}};
     snprintf(what, sizeof(what), "state of group '%.255s'", group);
     return admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
@@ -486,20 +490,20 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
 {
     char what[320];
     struct tpidx *idx = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || offsets == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
     snprintf(what, sizeof(what), "commit to group '%.255s'", group);
     /* Every partition checked before any is committed. */
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     free(idx);
     for (size_t i = 0; st == MM2_OK && i < n; i++)
         if (offsets[i] < 0)
-            st = mm2k_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64, what, 255,
-                           tps[i].topic, (int)tps[i].partition, offsets[i]);
+            st = mm2_kafka_handle_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64,
+                                       what, 255, tps[i].topic, (int)tps[i].partition, offsets[i]);
     if (st == MM2_OK) {
         struct admin_args all = {.group = group, .tps = tps, .n = n, .offsets = offsets};
 
@@ -516,18 +520,18 @@ enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topi
 {
     struct mm2_tp *tps;
     struct tpidx *idx = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (topics == NULL || compacted == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "cleanup.policy: no topics or no output");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "cleanup.policy: no topics or no output");
     tps = calloc(n + 1, sizeof(*tps));
     if (tps == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "cleanup.policy: out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cleanup.policy: out of memory");
     for (size_t i = 0; i < n; i++)
         tps[i] = (struct mm2_tp){topics[i], 0}; /* partition 0: the index keys topics alone */
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     if (st == MM2_OK) {
         struct admin_args a = {.tps = tps, .idx = idx, .n = n, .compacted = compacted};
 

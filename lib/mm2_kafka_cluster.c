@@ -1,10 +1,12 @@
 /*
  * mm2_kafka_cluster: what a cluster says of itself, asked through a consumer handle (see
  * mm2_kafka.h): its id, its topics (metadata) and its partitions' log start, end and last stable
- * offsets (ListOffsets). Each request is retried by the handle layer's one rule (mm2k_settle).
- * The bounded read asks the end of its partition here (mm2k_list_offsets).
+ * offsets (ListOffsets). Each request is retried by the handle layer's one rule
+ * (mm2_kafka_handle_settle). The bounded read asks the end of its partition here
+ * (mm2_kafka_cluster_list_offsets).
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_cluster.h"
+#include "mm2_kafka_handle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,29 +17,30 @@ enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadl
                                      size_t outlen, struct mm2_error *err)
 {
     struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
     char *id;
     size_t n;
 
     if (st != MM2_OK)
         return st;
     if (out == NULL || outlen == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "cluster id: no output buffer");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "cluster id: no output buffer");
     out[0] = '\0';
-    st = mm2k_handle_get(k, false, &h, err);
+    st = mm2_kafka_handle_get(k, false, &h, err);
     if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "cluster id", err);
+        st = mm2_kafka_handle_wait_up(k, h, dl, "cluster id", err);
     if (st != MM2_OK)
         return st;
     id = rd_kafka_clusterid(h->rk, 0); /* cached by wait_up */
     if (id == NULL)
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNEXPECTED,
-                                         "cluster id: the brokers reported none");
+        return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNEXPECTED,
+                                                "cluster id: the brokers reported none");
     n = strlen(id);
     if (n >= outlen) {
         rd_kafka_mem_free(h->rk, id);
-        return mm2k_fail(k, err, MM2_UNEXPECTED,
-                         "cluster id: %zu characters, more than the %zu expected", n, outlen - 1);
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                     "cluster id: %zu characters, more than the %zu expected", n,
+                                     outlen - 1);
     }
     memcpy(out, id, n + 1);
     rd_kafka_mem_free(h->rk, id);
@@ -73,22 +76,22 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
                                  struct mm2_topic_list *out, struct mm2_error *err)
 {
     struct handle *h = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (out != NULL)
         *out = (struct mm2_topic_list){NULL, 0};
     if (st == MM2_OK && out == NULL)
-        st = mm2k_fail(k, err, MM2_USAGE, "topics: no output list");
+        st = mm2_kafka_handle_fail(k, err, MM2_USAGE, "topics: no output list");
     if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
+        st = mm2_kafka_handle_get(k, false, &h, err);
     if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "topics", err);
+        st = mm2_kafka_handle_wait_up(k, h, dl, "topics", err);
     while (st == MM2_OK) {
         const struct rd_kafka_metadata *md = NULL;
         struct attempt at = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, -1};
 
-        at.e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
-        mm2k_serve(h, 0);
+        at.e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2_kafka_handle_slice_ms(dl, 0));
+        mm2_kafka_handle_serve(h, 0);
         /* A topic being created or deleted can answer with an error of its own: asked again
          * while that error is retriable. */
         for (int i = 0; at.e == RD_KAFKA_RESP_ERR_NO_ERROR && i < md->topic_cnt; i++)
@@ -100,11 +103,11 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
             if (ok)
                 return MM2_OK;
             mm2_topic_list_free(out);
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
+            return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
         }
         /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
          * broker's failure, served just now, makes the handle hopeless and says why. */
-        st = mm2k_settle(k, h, &at, dl, "topics", err);
+        st = mm2_kafka_handle_settle(k, h, &at, dl, "topics", err);
         if (md != NULL)
             rd_kafka_metadata_destroy(md); /* after settle: at.topic is md's */
     }
@@ -140,14 +143,14 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
 
     while (st == MM2_OK) {
         struct attempt a = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
-        rd_kafka_topic_partition_list_t *l = mm2k_tp_list(tps, n);
+        rd_kafka_topic_partition_list_t *l = mm2_kafka_handle_tp_list(tps, n);
 
         if (l == NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+            return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
         for (int j = 0; j < l->cnt; j++)
             l->elems[j].offset = ts;
-        a.e = rd_kafka_offsets_for_times(h->rk, l, mm2k_slice_ms(dl, 0));
-        mm2k_serve(h, 0);
+        a.e = rd_kafka_offsets_for_times(h->rk, l, mm2_kafka_handle_slice_ms(dl, 0));
+        mm2_kafka_handle_serve(h, 0);
         for (int j = 0; j < l->cnt && a.e == RD_KAFKA_RESP_ERR_NO_ERROR; j++) {
             if (l->elems[j].err != RD_KAFKA_RESP_ERR_NO_ERROR)
                 a = (struct attempt){l->elems[j].err, tps[j].topic, tps[j].partition};
@@ -163,12 +166,12 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
         rd_kafka_topic_partition_list_destroy(l);
         if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR)
             return MM2_OK;
-        st = mm2k_settle(k, h, &a, dl, what, err);
+        st = mm2_kafka_handle_settle(k, h, &a, dl, what, err);
     }
     return st;
 }
 
-/* The same on every partition, in calls of at most MM2K_PARTITIONS_PER_CALL partitions:
+/* The same on every partition, in calls of at most MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL partitions:
  * librdkafka 2.0.2 matches each partition of a call against lists of the whole call by linear
  * search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
  * rd_kafka_topic_partition_list_update over the answers), so one call costs CPU as the square of
@@ -177,14 +180,17 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
  * per call: ceil(n / 1,000) calls instead of one. No other call of that version answers
  * ListOffsets for many partitions (rd_kafka_ListOffsets is 2.3's; query_watermark_offsets asks
  * per partition). */
-enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
-                                  size_t n, int64_t ts, int64_t *out, const char *what,
-                                  const struct mm2_deadline *dl, struct mm2_error *err)
+enum mm2_status mm2_kafka_cluster_list_offsets(struct mm2_kafka *k, struct handle *h,
+                                               const struct mm2_tp *tps, size_t n, int64_t ts,
+                                               int64_t *out, const char *what,
+                                               const struct mm2_deadline *dl, struct mm2_error *err)
 {
-    enum mm2_status st = mm2k_wait_up(k, h, dl, what, err);
+    enum mm2_status st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
 
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+    for (size_t off = 0; st == MM2_OK && off < n; off += MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL) {
+        size_t m = n - off < MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL
+                       ? n - off
+                       : MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
 
         st = list_offsets_chunk(k, h, tps + off, m, ts, out + off, what, dl, err);
     }
@@ -197,25 +203,26 @@ enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *
 {
     struct tpidx *idx = NULL;
     struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (end == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "log offsets: no output for the end");
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "log offsets: no output for the end");
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
+        st = mm2_kafka_handle_get(k, false, &h, err);
     if (st == MM2_OK && start != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_BEGINNING, start, "log start offsets",
-                               dl, err);
+        st = mm2_kafka_cluster_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_BEGINNING, start,
+                                            "log start offsets", dl, err);
     if (st == MM2_OK)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, end, "log end offsets", dl, err);
+        st = mm2_kafka_cluster_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, end,
+                                            "log end offsets", dl, err);
     if (st == MM2_OK && stable != NULL)
-        st = mm2k_handle_get(k, true, &h, err);
+        st = mm2_kafka_handle_get(k, true, &h, err);
     if (st == MM2_OK && stable != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, stable, "last stable offsets", dl,
-                               err);
+        st = mm2_kafka_cluster_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, stable,
+                                            "last stable offsets", dl, err);
     free(idx);
     return st;
 }

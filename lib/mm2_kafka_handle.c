@@ -3,21 +3,22 @@
  * handles of a client, made on first use and reused, the messages every call ends with (what
  * librdkafka reported, redacted), and the waiting between requests.
  *
- * Two consumer handles per cluster, made on first use and reused: h[0] read_uncommitted (cluster
+ * Two consumer handles per client, made on first use and reused: h[0] read_uncommitted (cluster
  * id, metadata, group offsets and state, commits, log start and high watermark, uncommitted
  * reads) and h[1] read_committed (last stable offset, committed reads). ListOffsets carries the
  * handle's isolation.level (rd_kafka_make_ListOffsetsRequest writes rk_conf.isolation_level from
  * v2 on), so timestamp -1 gives the high watermark on h[0] and the last stable offset on h[1].
  * Both use one fixed group.id that is never joined: only assign() is used, and the admin calls
  * run on the handle with a temporary queue. A read of many partitions (mm2_kafka_read_many) also
- * uses further handles of its isolation level, extra[], made and kept the same way.
+ * uses up to 7 further handles of its isolation level, extra[], made and kept the same way (16
+ * handles at most), until mm2_kafka_readers_release destroys them.
  *
  * Waiting: every wait is cut into slices of at most SLICE_MS, and between slices the handle's
  * main queue is served (rd_kafka_poll), which is where librdkafka calls error_cb. A SASL
  * authentication failure reported there ends the call at once with MM2_CONFIG instead of waiting
  * for the deadline; any other silence ends at the deadline with MM2_UNREACHABLE.
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
 #include "mm2_limits.h"
 #include "mm2_secret.h"
 
@@ -43,8 +44,9 @@ static bool redact(const struct mm2_kafka *k, const char *in, char *out, size_t 
     return true;
 }
 
-enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
-                            struct mm2_error *err, enum mm2_status code, const char *fmt, ...)
+enum mm2_status mm2_kafka_handle_report(const struct mm2_kafka *k, const struct handle *h,
+                                        struct mm2_error *err, enum mm2_status code,
+                                        const char *fmt, ...)
 {
     char msg[MM2_ERROR_MSG_MAX];
     const char *reason = NULL;
@@ -76,7 +78,7 @@ enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
 
 /* ---- errors and waiting ------------------------------------------------------------------ */
 
-bool mm2k_auth_error(rd_kafka_resp_err_t e)
+bool mm2_kafka_handle_auth_error(rd_kafka_resp_err_t e)
 {
     return e == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
            e == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
@@ -84,7 +86,7 @@ bool mm2k_auth_error(rd_kafka_resp_err_t e)
 
 /* Errors that may go away by themselves: retried until the deadline. UNKNOWN_TOPIC_OR_PART is
  * not among them: the callers ask about partitions they have just seen. */
-bool mm2k_retriable(rd_kafka_resp_err_t e)
+bool mm2_kafka_handle_retriable(rd_kafka_resp_err_t e)
 {
     switch (e) {
     case RD_KAFKA_RESP_ERR__TRANSPORT:
@@ -115,16 +117,16 @@ bool mm2k_retriable(rd_kafka_resp_err_t e)
 }
 
 /* The status a librdkafka error ends a call with (docs/ARCHITECTURE.md §5). */
-enum mm2_status mm2k_status_of(rd_kafka_resp_err_t e)
+enum mm2_status mm2_kafka_handle_status_of(rd_kafka_resp_err_t e)
 {
-    if (mm2k_auth_error(e))
+    if (mm2_kafka_handle_auth_error(e))
         return MM2_CONFIG;
-    if (mm2k_retriable(e))
+    if (mm2_kafka_handle_retriable(e))
         return MM2_UNREACHABLE;
     return MM2_UNEXPECTED;
 }
 
-int mm2k_slice_ms(const struct mm2_deadline *dl, long cap)
+int mm2_kafka_handle_slice_ms(const struct mm2_deadline *dl, long cap)
 {
     long r = mm2_deadline_remaining_ms(dl);
 
@@ -162,7 +164,7 @@ static void on_error(rd_kafka_t *rk, int e, const char *reason, void *opaque)
     h->last_err = e;
     if (!redact(h->k, reason != NULL ? reason : "", h->last_reason, sizeof(h->last_reason)))
         h->last_reason[0] = '\0';
-    if (mm2k_auth_error((rd_kafka_resp_err_t)e)) {
+    if (mm2_kafka_handle_auth_error((rd_kafka_resp_err_t)e)) {
         h->auth_failed = true;
         h->auth_err = e;
         memcpy(h->auth_reason, h->last_reason, sizeof(h->auth_reason));
@@ -195,29 +197,31 @@ bool mm2_kafka_tls_hopeless(int err, const char *reason)
 /* True when waiting longer changes nothing: a broker refused the credentials, a TLS handshake
  * failed for good, or a broker sent an answer above receive.message.max.bytes (librdkafka would
  * ask again for ever). */
-bool mm2k_hopeless(const struct handle *h)
+bool mm2_kafka_handle_hopeless(const struct handle *h)
 {
     return h->auth_failed || h->tls_failed || h->too_big > 0;
 }
 
 /* The status and message of a hopeless handle. */
-enum mm2_status mm2k_hopeless_fail(const struct mm2_kafka *k, const struct handle *h,
-                                   const char *what, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_hopeless_fail(const struct mm2_kafka *k, const struct handle *h,
+                                               const char *what, struct mm2_error *err)
 {
     if (h->auth_failed)
-        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
+        return mm2_kafka_handle_fail_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed",
+                                                what);
     if (h->tls_failed)
-        return mm2k_fail_with_last_error(
+        return mm2_kafka_handle_fail_last_error(
             k, h, err, MM2_UNREACHABLE, "%s: TLS handshake failed: %s", what,
             strstr(h->tls_reason, "certificate verify failed") != NULL
                 ? "the broker's certificate was not verified (is ssl.ca.location the CA that "
                   "signed it, and does it name the host in bootstrap.servers?)"
                 : "the broker refused this client's certificate (ssl.certificate.location: is it "
                   "signed by the broker's CA, and still valid?)");
-    return mm2k_fail(k, err, MM2_UNEXPECTED,
-                     "%s: a broker answered %lld bytes, above receive.message.max.bytes (%lld; "
-                     "mm2-offsets caps it at %ld, " MM2_LIMITS_WHY ")",
-                     what, h->too_big, h->too_big_cap, MM2_KAFKA_RESPONSE_MAX);
+    return mm2_kafka_handle_fail(
+        k, err, MM2_UNEXPECTED,
+        "%s: a broker answered %lld bytes, above receive.message.max.bytes (%lld; "
+        "mm2-offsets caps it at %ld, " MM2_LIMITS_WHY ")",
+        what, h->too_big, h->too_big_cap, MM2_KAFKA_RESPONSE_MAX);
 }
 
 /* librdkafka's own log lines are swallowed (lib/ never prints); errors come through on_error. */
@@ -259,19 +263,21 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk, const rd_kafka_conf_t *conf, v
 }
 
 /* Serves the main queue: error_cb runs here. */
-void mm2k_serve(struct handle *h, int timeout_ms)
+void mm2_kafka_handle_serve(struct handle *h, int timeout_ms)
 {
     rd_kafka_poll(h->rk, timeout_ms);
 }
 
 /* rd_kafka_new refused a configuration: its text, values redacted, as MM2_CONFIG. */
-enum mm2_status mm2k_refused(const struct mm2_kafka *k, const char *errstr, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_refused(const struct mm2_kafka *k, const char *errstr,
+                                         struct mm2_error *err)
 {
     char why[REASON_MAX];
 
     if (!redact(k, errstr, why, sizeof(why)))
         snprintf(why, sizeof(why), "details withheld");
-    return mm2k_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s", why);
+    return mm2_kafka_handle_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s",
+                                 why);
 }
 
 /* Makes h, a consumer of the isolation level asked, unless it is made already. */
@@ -285,38 +291,39 @@ static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool c
         return MM2_OK;
     c = rd_kafka_conf_dup(k->conf);
     if (c == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     rd_kafka_conf_set_opaque(c, h);
     if (rd_kafka_conf_set(c, "isolation.level", committed ? "read_committed" : "read_uncommitted",
                           errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
         rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
             RD_KAFKA_RESP_ERR_NO_ERROR) {
         rd_kafka_conf_destroy(c);
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "cannot set up a librdkafka configuration");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                     "cannot set up a librdkafka configuration");
     }
     errstr[0] = '\0';
     h->rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
     if (h->rk == NULL) {
         rd_kafka_conf_destroy(c); /* rd_kafka_new takes it only on success */
-        return mm2k_refused(k, errstr, err);
+        return mm2_kafka_handle_refused(k, errstr, err);
     }
     return MM2_OK;
 }
 
 /* The handle for the isolation level asked, made on first use. */
-enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
-                                struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
+                                     struct mm2_error *err)
 {
     *out = &k->h[committed ? 1 : 0];
     return handle_make(k, *out, committed, err);
 }
 
-enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
-                                bool *made, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, size_t j,
+                                        struct handle **out, bool *made, struct mm2_error *err)
 {
     *made = false;
-    if (j >= MM2K_READERS)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
+    if (j >= MM2_KAFKA_HANDLE_READERS)
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
     *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
     *made = (*out)->rk == NULL;
     return handle_make(k, *out, committed, err);
@@ -329,8 +336,9 @@ enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, s
  * (measured: rd_kafka_clusterid then waits 1 s); asking for the broker list at once saves that
  * second for one request. Each ask waits twice as long as the one before (100 ms up to 1.6 s),
  * so that a slow link gets its answer and a refused password is still seen early. */
-enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
-                             const char *what, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
+                                         const struct mm2_deadline *dl, const char *what,
+                                         struct mm2_error *err)
 {
     long start = mm2_now_ms();
     long wait = SLICE_MS;
@@ -344,41 +352,43 @@ enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct
             rd_kafka_mem_free(h->rk, id);
             return MM2_OK;
         }
-        mm2k_serve(h, 0);
-        if (mm2k_hopeless(h))
-            return mm2k_hopeless_fail(k, h, what, err);
+        mm2_kafka_handle_serve(h, 0);
+        if (mm2_kafka_handle_hopeless(h))
+            return mm2_kafka_handle_hopeless_fail(k, h, what, err);
         if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                             "%s: no broker answered within %ld ms", what,
-                                             mm2_now_ms() - start);
+            return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
+                                                    "%s: no broker answered within %ld ms", what,
+                                                    mm2_now_ms() - start);
         /* all_topics 0 and no topic: a request for the brokers (and the cluster id) only. */
-        e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2k_slice_ms(dl, wait));
+        e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2_kafka_handle_slice_ms(dl, wait));
         if (wait < 16 * SLICE_MS)
             wait *= 2;
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
             rd_kafka_metadata_destroy(md);
             id = rd_kafka_clusterid(h->rk, 0);
             if (id == NULL)
-                return mm2k_fail(k, err, MM2_UNEXPECTED,
-                                 "%s: the brokers report no cluster id (Kafka before 0.10.1?)",
-                                 what);
+                return mm2_kafka_handle_fail(
+                    k, err, MM2_UNEXPECTED,
+                    "%s: the brokers report no cluster id (Kafka before 0.10.1?)", what);
             rd_kafka_mem_free(h->rk, id);
             return MM2_OK;
         }
-        mm2k_serve(h, mm2k_slice_ms(dl, 10)); /* a refusal that came back at once: no busy loop */
+        mm2_kafka_handle_serve(h, mm2_kafka_handle_slice_ms(
+                                      dl, 10)); /* a refusal that came back at once: no busy loop */
     }
 }
 
 /* Sleeps up to BACKOFF_MS (never past the deadline), serving callbacks meanwhile. */
-void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl)
+void mm2_kafka_handle_backoff(struct handle *h, const struct mm2_deadline *dl)
 {
-    mm2k_serve(h, mm2k_slice_ms(dl, BACKOFF_MS));
+    mm2_kafka_handle_serve(h, mm2_kafka_handle_slice_ms(dl, BACKOFF_MS));
 }
 
 /* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
  * the status to return. what names the call in the message, and where the error is about. */
-enum mm2_status mm2k_settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
-                            const struct mm2_deadline *dl, const char *what, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_settle(struct mm2_kafka *k, struct handle *h,
+                                        const struct attempt *a, const struct mm2_deadline *dl,
+                                        const char *what, struct mm2_error *err)
 {
     char where[300] = "";
 
@@ -386,17 +396,19 @@ enum mm2_status mm2k_settle(struct mm2_kafka *k, struct handle *h, const struct 
         snprintf(where, sizeof(where), "topic %.*s: ", 255, a->topic);
     else if (a->topic != NULL)
         snprintf(where, sizeof(where), "%.*s[%d]: ", 255, a->topic, (int)a->partition);
-    if (mm2k_hopeless(h))
-        return mm2k_hopeless_fail(k, h, what, err);
-    if (mm2k_auth_error(a->e))
-        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
-    if (!mm2k_retriable(a->e))
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s%s", what, where, rd_kafka_err2name(a->e));
+    if (mm2_kafka_handle_hopeless(h))
+        return mm2_kafka_handle_hopeless_fail(k, h, what, err);
+    if (mm2_kafka_handle_auth_error(a->e))
+        return mm2_kafka_handle_fail_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed",
+                                                what);
+    if (!mm2_kafka_handle_retriable(a->e))
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: %s%s", what, where,
+                                     rd_kafka_err2name(a->e));
     if (mm2_deadline_expired(dl))
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                         "%s: no complete answer by the deadline (%s%s)", what,
-                                         where, rd_kafka_err2name(a->e));
-    mm2k_backoff(h, dl);
+        return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
+                                                "%s: no complete answer by the deadline (%s%s)",
+                                                what, where, rd_kafka_err2name(a->e));
+    mm2_kafka_handle_backoff(h, dl);
     return MM2_OK;
 }
 
@@ -415,32 +427,33 @@ static int tpidx_cmp(const void *a, const void *b)
 
 /* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
  * their index, so that answers in any order map back to the caller's order. */
-enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                              struct tpidx **out, struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps,
+                                          size_t n, struct tpidx **out, struct mm2_error *err)
 {
     struct tpidx *v;
 
     if (tps == NULL || n == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "no partitions given");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "no partitions given");
     if (n > (size_t)INT_MAX)
-        return mm2k_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
     for (size_t i = 0; i < n; i++) {
         if (tps[i].topic == NULL || tps[i].topic[0] == '\0')
-            return mm2k_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
+            return mm2_kafka_handle_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
         if (tps[i].partition < 0)
-            return mm2k_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255, tps[i].topic,
-                             (int)tps[i].partition);
+            return mm2_kafka_handle_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255,
+                                         tps[i].topic, (int)tps[i].partition);
     }
     v = calloc(n, sizeof(*v));
     if (v == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     for (size_t i = 0; i < n; i++)
         v[i] = (struct tpidx){tps[i].topic, tps[i].partition, i};
     qsort(v, n, sizeof(*v), tpidx_cmp);
     for (size_t i = 1; i < n; i++) {
         if (tpidx_cmp(&v[i - 1], &v[i]) == 0) {
-            enum mm2_status st = mm2k_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
-                                           v[i].topic, (int)v[i].partition);
+            enum mm2_status st =
+                mm2_kafka_handle_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
+                                      v[i].topic, (int)v[i].partition);
             free(v);
             return st;
         }
@@ -449,7 +462,7 @@ enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tp
     return MM2_OK;
 }
 
-long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
+long mm2_kafka_handle_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
 {
     struct tpidx key = {topic, partition, 0};
     const struct tpidx *hit;
@@ -461,19 +474,19 @@ long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t pa
 }
 
 /* Common entry checks: a client, a deadline not yet passed. */
-enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
-                           struct mm2_error *err)
+enum mm2_status mm2_kafka_handle_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
+                                       struct mm2_error *err)
 {
     if (k == NULL)
         return mm2_error_set(err, MM2_USAGE, "no Kafka client");
     if (dl == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "no deadline");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "no deadline");
     if (mm2_deadline_expired(dl))
-        return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
+        return mm2_kafka_handle_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
     return MM2_OK;
 }
 
-rd_kafka_topic_partition_list_t *mm2k_tp_list(const struct mm2_tp *tps, size_t n)
+rd_kafka_topic_partition_list_t *mm2_kafka_handle_tp_list(const struct mm2_tp *tps, size_t n)
 {
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)n);
 
@@ -484,7 +497,7 @@ rd_kafka_topic_partition_list_t *mm2k_tp_list(const struct mm2_tp *tps, size_t n
 
 /* ---- the pauses reads leave behind ------------------------------------------------------- */
 
-bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
+bool mm2_kafka_handle_paused_add(struct handle *h, const char *topic, int32_t partition)
 {
     char *t;
 
@@ -503,7 +516,7 @@ bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
     return true;
 }
 
-void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
+void mm2_kafka_handle_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
 {
     rd_kafka_topic_partition_list_t *l;
     size_t kept = 0;
@@ -512,7 +525,8 @@ void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
         return;
     l = rd_kafka_topic_partition_list_new(16);
     for (size_t i = 0; i < h->npaused; i++) {
-        if (l != NULL && mm2k_tp_find(idx, n, h->paused[i].topic, h->paused[i].partition) >= 0) {
+        if (l != NULL &&
+            mm2_kafka_handle_tp_find(idx, n, h->paused[i].topic, h->paused[i].partition) >= 0) {
             rd_kafka_topic_partition_list_add(l, h->paused[i].topic, h->paused[i].partition);
             free(h->paused[i].topic);
         } else {
@@ -537,27 +551,27 @@ static void paused_free(struct handle *h)
 
 /* ---- the handles' lifetime --------------------------------------------------------------- */
 
-void mm2k_callbacks(rd_kafka_conf_t *conf)
+void mm2_kafka_handle_callbacks(rd_kafka_conf_t *conf)
 {
     rd_kafka_conf_set_log_cb(conf, on_log);
     rd_kafka_conf_set_error_cb(conf, on_error);
 }
 
 /* Every handle unmade, its requests counted from 0. */
-void mm2k_handles_init(struct mm2_kafka *k)
+void mm2_kafka_handle_init_all(struct mm2_kafka *k)
 {
     for (size_t i = 0; i < 2; i++) {
         k->h[i].k = k;
         atomic_init(&k->h[i].sent, 0);
-        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
+        for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++) {
             k->extra[i][j].k = k;
             atomic_init(&k->extra[i][j].sent, 0);
         }
     }
-    k->per_reader = MM2K_PER_READER;
+    k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
-void mm2k_handles_destroy(struct mm2_kafka *k)
+void mm2_kafka_handle_destroy_all(struct mm2_kafka *k)
 {
     for (size_t i = 0; i < 2; i++) {
         if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
@@ -573,7 +587,7 @@ void mm2_kafka_readers_release(struct mm2_kafka *k)
     if (k == NULL)
         return;
     for (size_t i = 0; i < 2; i++)
-        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
+        for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++) {
             if (k->extra[i][j].rk != NULL)
                 rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
             k->extra[i][j].rk = NULL;
@@ -587,7 +601,7 @@ long mm2_kafka_requests(const struct mm2_kafka *k)
         return 0;
     long sum = atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent);
     for (size_t i = 0; i < 2; i++)
-        for (size_t j = 0; j < MM2K_READERS - 1; j++)
+        for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++)
             sum += atomic_load(&k->extra[i][j].sent);
     return sum;
 }
