@@ -223,8 +223,8 @@ static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, stru
     copy_name(a->info->state, sizeof(a->info->state),
               rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(g[0])));
     a->info->members = members > INT_MAX ? INT_MAX : (int)members;
-    /* 2.0.2 has no accessor for the protocol type: a "simple" group is one without (commits
-     * only, as Flink's assign()-based source makes). */
+    /* librdkafka (2.8.0 as 2.0.2) has no accessor for the protocol type: a "simple" group is one
+     * without (commits only, as Flink's assign()-based source makes). */
     copy_name(a->info->protocol_type, sizeof(a->info->protocol_type),
               rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(g[0]) ? "" : "consumer");
 }
@@ -512,7 +512,7 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
     return st;
 }
 
-/* ---- cleanup.policy ------------------------------------------------------------------------ */
+/* ---- cleanup.policy ---------------------------------------------------------------------- */
 
 enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topics, size_t n,
                                     bool *compacted, const struct mm2_deadline *dl,
