@@ -135,9 +135,9 @@ void mm2_kafka_readers_release(struct mm2_kafka *k);
  * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts
  * (checked equal on 2.0.2), read at once instead of at the next statistics interval. It includes
  * librdkafka's own requests (ApiVersion, SASL handshake and authentication, Metadata,
- * FindCoordinator, Fetch). 0 for NULL and before the first call. Measured on Kafka 4.3.1, one
- * broker: a warm mm2_kafka_log_offsets costs 3 requests (2 without stable) for 1 partition and
- * for 64 alike. */
+ * FindCoordinator, Fetch). 0 for NULL and before the first call. A warm mm2_kafka_log_offsets
+ * costs one request per leader for each offset asked and each 1,000 partitions, not one per
+ * partition (bench/README.md, "The Kafka client's figures"). */
 long mm2_kafka_requests(const struct mm2_kafka *k);
 
 /* ---- what the cluster says of itself (mm2_kafka_cluster.c) ------------------------------- */

@@ -172,14 +172,14 @@ static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
 }
 
 /* The same on every partition, in calls of at most MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL partitions:
- * librdkafka 2.0.2 matches each partition of a call against lists of the whole call by linear
- * search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
+ * librdkafka (2.0.2, and 2.8.0 still) matches each partition of a call against lists of the whole
+ * call by linear search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
  * rd_kafka_topic_partition_list_update over the answers), so one call costs CPU as the square of
- * its partitions (bench/listoffsets: 471 ms at 10,000, 11.8 s at 50,000) and calls of a fixed
- * size cost it linearly (65 ms and 224 ms in calls of 1,000). The price is one request per leader
- * per call: ceil(n / 1,000) calls instead of one. No other call of that version answers
- * ListOffsets for many partitions (rd_kafka_ListOffsets is 2.3's; query_watermark_offsets asks
- * per partition). */
+ * its partitions and calls of a fixed size cost it linearly (bench/README.md, listoffsets). The
+ * price is one request per leader per call: ceil(n / 1,000) calls instead of one. 2.0.2, which
+ * this was written for, had no other call answering ListOffsets for many partitions
+ * (query_watermark_offsets asks per partition); the Admin API's rd_kafka_ListOffsets (2.3 on)
+ * has not been measured against it. */
 enum mm2_status mm2_kafka_cluster_list_offsets(struct mm2_kafka *k, struct handle *h,
                                                const struct mm2_tp *tps, size_t n, int64_t ts,
                                                int64_t *out, const char *what,

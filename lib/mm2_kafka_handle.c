@@ -331,11 +331,12 @@ enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, siz
 
 /* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
  * early with MM2_CONFIG when a broker refused the credentials. The cluster id is cached, so this
- * costs nothing once the handle is up. librdkafka 2.0.2 sends its first metadata request either
- * when a connection comes up or from its 1 s timer, and misses the first about half the time
- * (measured: rd_kafka_clusterid then waits 1 s); asking for the broker list at once saves that
- * second for one request. Each ask waits twice as long as the one before (100 ms up to 1.6 s),
- * so that a slow link gets its answer and a refused password is still seen early. */
+ * costs nothing once the handle is up. librdkafka sends its first metadata request either when a
+ * connection comes up or from its 1 s timer, and may miss the first, rd_kafka_clusterid then
+ * waiting for the timer (measured on 2.0.2: bench/README.md, "The Kafka client's figures");
+ * asking for the broker list at once saves that wait for one request. Each ask waits twice as
+ * long as the one before (SLICE_MS, up to 16 times it), so that a slow link gets its answer and a
+ * refused password is still seen early. */
 enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
                                          const struct mm2_deadline *dl, const char *what,
                                          struct mm2_error *err)

@@ -215,10 +215,11 @@ rd_kafka_topic_partition_list_t *mm2_kafka_handle_tp_list(const struct mm2_tp *t
 /* ---- the pauses reads leave behind ------------------------------------------------------- */
 
 /* A pause belongs to the partition in librdkafka, not to the assignment, so a partition a read
- * paused stays paused after the unassign. Resuming every paused partition at the end of a read
- * cost librdkafka about 35 ms per 1,000 partitions; the handle keeps the list instead, and a read
- * resumes, of the partitions it is about to assign, those on it, which few are. paused_add notes
- * one (false when out of memory: the caller resumes it at once). */
+ * paused stays paused after the unassign. Resuming every paused partition at the end of each read
+ * took about as long as the read's fetching (bench/README.md, "The Kafka client's figures"); the
+ * handle keeps the list instead, and a read resumes, of the partitions it is about to assign,
+ * those on it, which few are. paused_add notes one (false when out of memory: the caller resumes
+ * it at once). */
 bool mm2_kafka_handle_paused_add(struct handle *h, const char *topic, int32_t partition);
 /* Resumes those of the n partitions of idx (sorted: mm2_kafka_handle_tp_index) that h paused. */
 void mm2_kafka_handle_paused_lift(struct handle *h, const struct tpidx *idx, size_t n);

@@ -246,12 +246,12 @@ static enum mm2_status assign_all(struct lane *l, struct mm2_error *err)
 }
 
 /* One metadata request for the topics the lane's handle knows, those just assigned among them,
- * on a handle this read made: librdkafka learns a new topic's leaders only at its next refresh
- * (about 0.5 s later, measured on the mock cluster), and fetches nothing for the topic meanwhile.
- * Not on a handle made before: it has the topics' metadata (the ListOffsets before the read
- * cached it), and the same request there took 1.3 to 1.7 s with 2,500 partitions assigned and
- * 45 s with 10,000 (bench/offsets' bed, the target's read_committed handle), its partitions
- * fetched long before it returned. Retried like the fetches, until the deadline. */
+ * on a handle this read made: librdkafka learns a new topic's leaders only at its next refresh,
+ * and fetches nothing for the topic meanwhile. Not on a handle made before: it has the topics'
+ * metadata (the ListOffsets before the read cached it), and there the same request, with
+ * thousands of partitions assigned, returned long after they were fetched, later the more were
+ * assigned (bench/README.md, "The Kafka client's figures"). Retried like the fetches, until the
+ * deadline. */
 static enum mm2_status leaders(struct lane *l, struct mm2_error *err)
 {
     struct many *m = l->m;
@@ -342,8 +342,9 @@ static void *lane_run(void *arg)
     return NULL;
 }
 
-/* Gives each list back the slots it does not use (a list grows from 64 slots: 10,000 short
- * tails held 4.6 KiB each). */
+/* Gives each list back the slots it does not use: a list grows by doubling, so up to half of
+ * them may be empty, and over thousands of short lists that adds up (bench/README.md, "The Kafka
+ * client's figures"). */
 static void shrink(struct many *m)
 {
     for (size_t i = 0; i < m->n; i++) {
