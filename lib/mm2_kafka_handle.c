@@ -31,6 +31,7 @@
 #define BACKOFF_MS 100 /* pause before retrying a retriable error */
 
 /* ---- messages ---------------------------------------------------------------------------- */
+
 /* Copies in into out (outlen > 0 bytes) with every hidden value replaced by <redacted>.
  * Returns false (out = "") when a secret is too short to be replaced without mangling the text,
  * which is then withheld entirely. */
@@ -76,7 +77,19 @@ enum mm2_status mm2_kafka_handle_report(const struct mm2_kafka *k, const struct 
                          rd_kafka_err2name((rd_kafka_resp_err_t)name), reason);
 }
 
-/* ---- errors and waiting ------------------------------------------------------------------ */
+/* rd_kafka_new refused a configuration: its text, values redacted, as MM2_CONFIG. */
+enum mm2_status mm2_kafka_handle_refused(const struct mm2_kafka *k, const char *errstr,
+                                         struct mm2_error *err)
+{
+    char why[REASON_MAX];
+
+    if (!redact(k, errstr, why, sizeof(why)))
+        snprintf(why, sizeof(why), "details withheld");
+    return mm2_kafka_handle_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s",
+                                 why);
+}
+
+/* ---- errors ------------------------------------------------------------------------------ */
 
 bool mm2_kafka_handle_auth_error(rd_kafka_resp_err_t e)
 {
@@ -124,15 +137,6 @@ enum mm2_status mm2_kafka_handle_status_of(rd_kafka_resp_err_t e)
     if (mm2_kafka_handle_retriable(e))
         return MM2_UNREACHABLE;
     return MM2_UNEXPECTED;
-}
-
-int mm2_kafka_handle_slice_ms(const struct mm2_deadline *dl, long cap)
-{
-    long r = mm2_deadline_remaining_ms(dl);
-
-    if (cap > 0 && r > cap)
-        r = cap;
-    return r > INT_MAX ? INT_MAX : (int)r;
 }
 
 /* librdkafka drops a connection whose answer is larger than receive.message.max.bytes with
@@ -224,159 +228,21 @@ enum mm2_status mm2_kafka_handle_hopeless_fail(const struct mm2_kafka *k, const 
         what, h->too_big, h->too_big_cap, MM2_KAFKA_RESPONSE_MAX);
 }
 
-/* librdkafka's own log lines are swallowed (lib/ never prints); errors come through on_error. */
-static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
-{
-    (void)rk;
-    (void)level;
-    (void)fac;
-    (void)buf;
-}
+/* ---- waiting and retries ----------------------------------------------------------------- */
 
-/* Called on broker threads once a request is fully written to a socket: the same event
- * librdkafka's per-broker "tx" statistic counts, without waiting for a statistics interval. */
-static rd_kafka_resp_err_t on_sent(rd_kafka_t *rk, int sockfd, const char *brokername,
-                                   int32_t brokerid, int16_t api_key, int16_t api_version,
-                                   int32_t corr_id, size_t size, void *ic_opaque)
+int mm2_kafka_handle_slice_ms(const struct mm2_deadline *dl, long cap)
 {
-    struct handle *h = ic_opaque;
+    long r = mm2_deadline_remaining_ms(dl);
 
-    (void)rk;
-    (void)sockfd;
-    (void)brokername;
-    (void)brokerid;
-    (void)api_key;
-    (void)api_version;
-    (void)corr_id;
-    (void)size;
-    atomic_fetch_add(&h->sent, 1);
-    return RD_KAFKA_RESP_ERR_NO_ERROR;
-}
-
-static rd_kafka_resp_err_t on_new(rd_kafka_t *rk, const rd_kafka_conf_t *conf, void *ic_opaque,
-                                  char *errstr, size_t errstr_size)
-{
-    (void)conf;
-    (void)errstr;
-    (void)errstr_size;
-    return rd_kafka_interceptor_add_on_request_sent(rk, "mm2_kafka", on_sent, ic_opaque);
+    if (cap > 0 && r > cap)
+        r = cap;
+    return r > INT_MAX ? INT_MAX : (int)r;
 }
 
 /* Serves the main queue: error_cb runs here. */
 void mm2_kafka_handle_serve(struct handle *h, int timeout_ms)
 {
     rd_kafka_poll(h->rk, timeout_ms);
-}
-
-/* rd_kafka_new refused a configuration: its text, values redacted, as MM2_CONFIG. */
-enum mm2_status mm2_kafka_handle_refused(const struct mm2_kafka *k, const char *errstr,
-                                         struct mm2_error *err)
-{
-    char why[REASON_MAX];
-
-    if (!redact(k, errstr, why, sizeof(why)))
-        snprintf(why, sizeof(why), "details withheld");
-    return mm2_kafka_handle_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s",
-                                 why);
-}
-
-/* Makes h, a consumer of the isolation level asked, unless it is made already. */
-static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool committed,
-                                   struct mm2_error *err)
-{
-    char errstr[ERRSTR_MAX];
-    rd_kafka_conf_t *c;
-
-    if (h->rk != NULL)
-        return MM2_OK;
-    c = rd_kafka_conf_dup(k->conf);
-    if (c == NULL)
-        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
-    rd_kafka_conf_set_opaque(c, h);
-    if (rd_kafka_conf_set(c, "isolation.level", committed ? "read_committed" : "read_uncommitted",
-                          errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
-            RD_KAFKA_RESP_ERR_NO_ERROR) {
-        rd_kafka_conf_destroy(c);
-        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
-                                     "cannot set up a librdkafka configuration");
-    }
-    errstr[0] = '\0';
-    h->rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
-    if (h->rk == NULL) {
-        rd_kafka_conf_destroy(c); /* rd_kafka_new takes it only on success */
-        return mm2_kafka_handle_refused(k, errstr, err);
-    }
-    return MM2_OK;
-}
-
-/* The handle for the isolation level asked, made on first use. */
-enum mm2_status mm2_kafka_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
-                                     struct mm2_error *err)
-{
-    *out = &k->h[committed ? 1 : 0];
-    return handle_make(k, *out, committed, err);
-}
-
-enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, size_t j,
-                                        struct handle **out, bool *made, struct mm2_error *err)
-{
-    *made = false;
-    if (j >= MM2_KAFKA_HANDLE_READERS)
-        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
-    *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
-    *made = (*out)->rk == NULL;
-    return handle_make(k, *out, committed, err);
-}
-
-/* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
- * early with MM2_CONFIG when a broker refused the credentials. The cluster id is cached, so this
- * costs nothing once the handle is up. librdkafka sends its first metadata request either when a
- * connection comes up or from its 1 s timer, and may miss the first, rd_kafka_clusterid then
- * waiting for the timer (measured on 2.0.2: bench/README.md, "The Kafka client's figures");
- * asking for the broker list at once saves that wait for one request. Each ask waits twice as
- * long as the one before (SLICE_MS, up to 16 times it), so that a slow link gets its answer and a
- * refused password is still seen early. */
-enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
-                                         const struct mm2_deadline *dl, const char *what,
-                                         struct mm2_error *err)
-{
-    long start = mm2_now_ms();
-    long wait = SLICE_MS;
-
-    for (;;) {
-        const struct rd_kafka_metadata *md = NULL;
-        char *id = rd_kafka_clusterid(h->rk, 0);
-        rd_kafka_resp_err_t e;
-
-        if (id != NULL) {
-            rd_kafka_mem_free(h->rk, id);
-            return MM2_OK;
-        }
-        mm2_kafka_handle_serve(h, 0);
-        if (mm2_kafka_handle_hopeless(h))
-            return mm2_kafka_handle_hopeless_fail(k, h, what, err);
-        if (mm2_deadline_expired(dl))
-            return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
-                                                    "%s: no broker answered within %ld ms", what,
-                                                    mm2_now_ms() - start);
-        /* all_topics 0 and no topic: a request for the brokers (and the cluster id) only. */
-        e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2_kafka_handle_slice_ms(dl, wait));
-        if (wait < 16 * SLICE_MS)
-            wait *= 2;
-        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            rd_kafka_metadata_destroy(md);
-            id = rd_kafka_clusterid(h->rk, 0);
-            if (id == NULL)
-                return mm2_kafka_handle_fail(
-                    k, err, MM2_UNEXPECTED,
-                    "%s: the brokers report no cluster id (Kafka before 0.10.1?)", what);
-            rd_kafka_mem_free(h->rk, id);
-            return MM2_OK;
-        }
-        mm2_kafka_handle_serve(h, mm2_kafka_handle_slice_ms(
-                                      dl, 10)); /* a refusal that came back at once: no busy loop */
-    }
 }
 
 /* Sleeps up to BACKOFF_MS (never past the deadline), serving callbacks meanwhile. */
@@ -413,7 +279,7 @@ enum mm2_status mm2_kafka_handle_settle(struct mm2_kafka *k, struct handle *h,
     return MM2_OK;
 }
 
-/* ---- argument checks and partition lookup ------------------------------------------------ */
+/* ---- argument checks and partition lists ------------------------------------------------- */
 
 static int tpidx_cmp(const void *a, const void *b)
 {
@@ -550,12 +416,149 @@ static void paused_free(struct handle *h)
     h->npaused = h->cappaused = 0;
 }
 
-/* ---- the handles' lifetime --------------------------------------------------------------- */
+/* ---- handles ----------------------------------------------------------------------------- */
+
+/* librdkafka's own log lines are swallowed (lib/ never prints); errors come through on_error. */
+static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+    (void)rk;
+    (void)level;
+    (void)fac;
+    (void)buf;
+}
+
+/* Called on broker threads once a request is fully written to a socket: the same event
+ * librdkafka's per-broker "tx" statistic counts, without waiting for a statistics interval. */
+static rd_kafka_resp_err_t on_sent(rd_kafka_t *rk, int sockfd, const char *brokername,
+                                   int32_t brokerid, int16_t api_key, int16_t api_version,
+                                   int32_t corr_id, size_t size, void *ic_opaque)
+{
+    struct handle *h = ic_opaque;
+
+    (void)rk;
+    (void)sockfd;
+    (void)brokername;
+    (void)brokerid;
+    (void)api_key;
+    (void)api_version;
+    (void)corr_id;
+    (void)size;
+    atomic_fetch_add(&h->sent, 1);
+    return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static rd_kafka_resp_err_t on_new(rd_kafka_t *rk, const rd_kafka_conf_t *conf, void *ic_opaque,
+                                  char *errstr, size_t errstr_size)
+{
+    (void)conf;
+    (void)errstr;
+    (void)errstr_size;
+    return rd_kafka_interceptor_add_on_request_sent(rk, "mm2_kafka", on_sent, ic_opaque);
+}
 
 void mm2_kafka_handle_callbacks(rd_kafka_conf_t *conf)
 {
     rd_kafka_conf_set_log_cb(conf, on_log);
     rd_kafka_conf_set_error_cb(conf, on_error);
+}
+
+/* Makes h, a consumer of the isolation level asked, unless it is made already. */
+static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool committed,
+                                   struct mm2_error *err)
+{
+    char errstr[ERRSTR_MAX];
+    rd_kafka_conf_t *c;
+
+    if (h->rk != NULL)
+        return MM2_OK;
+    c = rd_kafka_conf_dup(k->conf);
+    if (c == NULL)
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
+    rd_kafka_conf_set_opaque(c, h);
+    if (rd_kafka_conf_set(c, "isolation.level", committed ? "read_committed" : "read_uncommitted",
+                          errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
+        rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
+            RD_KAFKA_RESP_ERR_NO_ERROR) {
+        rd_kafka_conf_destroy(c);
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                     "cannot set up a librdkafka configuration");
+    }
+    errstr[0] = '\0';
+    h->rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
+    if (h->rk == NULL) {
+        rd_kafka_conf_destroy(c); /* rd_kafka_new takes it only on success */
+        return mm2_kafka_handle_refused(k, errstr, err);
+    }
+    return MM2_OK;
+}
+
+/* The handle for the isolation level asked, made on first use. */
+enum mm2_status mm2_kafka_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
+                                     struct mm2_error *err)
+{
+    *out = &k->h[committed ? 1 : 0];
+    return handle_make(k, *out, committed, err);
+}
+
+enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, size_t j,
+                                        struct handle **out, bool *made, struct mm2_error *err)
+{
+    *made = false;
+    if (j >= MM2_KAFKA_HANDLE_READERS)
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
+    *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
+    *made = (*out)->rk == NULL;
+    return handle_make(k, *out, committed, err);
+}
+
+/* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
+ * early with MM2_CONFIG when a broker refused the credentials. The cluster id is cached, so this
+ * costs nothing once the handle is up. librdkafka sends its first metadata request either when a
+ * connection comes up or from its 1 s timer, and may miss the first, rd_kafka_clusterid then
+ * waiting for the timer (measured on 2.0.2: bench/README.md, "The Kafka client's figures");
+ * asking for the broker list at once saves that wait for one request. Each ask waits twice as
+ * long as the one before (SLICE_MS, up to 16 times it), so that a slow link gets its answer and a
+ * refused password is still seen early. */
+enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
+                                         const struct mm2_deadline *dl, const char *what,
+                                         struct mm2_error *err)
+{
+    long start = mm2_now_ms();
+    long wait = SLICE_MS;
+
+    for (;;) {
+        const struct rd_kafka_metadata *md = NULL;
+        char *id = rd_kafka_clusterid(h->rk, 0);
+        rd_kafka_resp_err_t e;
+
+        if (id != NULL) {
+            rd_kafka_mem_free(h->rk, id);
+            return MM2_OK;
+        }
+        mm2_kafka_handle_serve(h, 0);
+        if (mm2_kafka_handle_hopeless(h))
+            return mm2_kafka_handle_hopeless_fail(k, h, what, err);
+        if (mm2_deadline_expired(dl))
+            return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
+                                                    "%s: no broker answered within %ld ms", what,
+                                                    mm2_now_ms() - start);
+        /* all_topics 0 and no topic: a request for the brokers (and the cluster id) only. */
+        e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2_kafka_handle_slice_ms(dl, wait));
+        if (wait < 16 * SLICE_MS)
+            wait *= 2;
+        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            rd_kafka_metadata_destroy(md);
+            id = rd_kafka_clusterid(h->rk, 0);
+            if (id == NULL)
+                return mm2_kafka_handle_fail(
+                    k, err, MM2_UNEXPECTED,
+                    "%s: the brokers report no cluster id (Kafka before 0.10.1?)", what);
+            rd_kafka_mem_free(h->rk, id);
+            return MM2_OK;
+        }
+        /* A refusal that came back at once: no busy loop. */
+        mm2_kafka_handle_serve(h, mm2_kafka_handle_slice_ms(dl, 10));
+    }
 }
 
 /* Every handle unmade, its requests counted from 0. */
