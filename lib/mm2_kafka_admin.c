@@ -55,10 +55,10 @@ static bool group_valid(const char *group)
     return group != NULL && group[0] != '\0';
 }
 
-/* ---- retried admin calls ----------------------------------------------------------------- */
+/* ---- the requests and their answers ------------------------------------------------------ */
 
-/* An admin request's result event from q, or NULL at the deadline or on an authentication
- * failure (h->auth_failed). */
+/* An admin request's result event from q, or NULL at the deadline or once the handle is hopeless
+ * (mm2_kafka_handle_hopeless). */
 static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
                                     const struct mm2_deadline *dl)
 {
@@ -331,7 +331,7 @@ static void configs_read(rd_kafka_event_t *ev, const struct admin_args *a, struc
     free(seen);
 }
 
-/* ---- the admin calls' table and loop ----------------------------------------------------- */
+/* ---- the table and its loop -------------------------------------------------------------- */
 
 enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT, ADMIN_CONFIGS };
 
@@ -420,17 +420,15 @@ static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_cal
                                      const struct admin_args *all, const struct mm2_deadline *dl,
                                      const char *what, struct mm2_error *err)
 {
+    const size_t per = MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
     enum mm2_status st = MM2_OK;
 
-    for (size_t off = 0; st == MM2_OK && off < all->n;
-         off += MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL) {
+    for (size_t off = 0; st == MM2_OK && off < all->n; off += per) {
         struct admin_args a = *all;
         struct tpidx *idx = NULL;
 
         a.tps = all->tps + off;
-        a.n = all->n - off < MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL
-                  ? all->n - off
-                  : MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
+        a.n = all->n - off < per ? all->n - off : per;
         a.offsets = all->offsets != NULL ? all->offsets + off : NULL;
         a.out = all->out != NULL ? all->out + off : NULL;
         st = mm2_kafka_handle_tp_index(k, a.tps, a.n, &idx, err);
@@ -441,6 +439,8 @@ static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_cal
     }
     return st;
 }
+
+/* ---- the calls --------------------------------------------------------------------------- */
 
 enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
                                     const struct mm2_tp *tps, size_t n, int64_t *out,
@@ -482,8 +482,6 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
     return admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
 }
 
-/* ---- commit ------------------------------------------------------------------------------ */
-
 enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
                                  const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
                                  struct mm2_error *err)
@@ -511,8 +509,6 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
     }
     return st;
 }
-
-/* ---- cleanup.policy ---------------------------------------------------------------------- */
 
 enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topics, size_t n,
                                     bool *compacted, const struct mm2_deadline *dl,

@@ -185,12 +185,11 @@ enum mm2_status mm2_kafka_cluster_list_offsets(struct mm2_kafka *k, struct handl
                                                int64_t *out, const char *what,
                                                const struct mm2_deadline *dl, struct mm2_error *err)
 {
+    const size_t per = MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
     enum mm2_status st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
 
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL
-                       ? n - off
-                       : MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
+    for (size_t off = 0; st == MM2_OK && off < n; off += per) {
+        size_t m = n - off < per ? n - off : per;
 
         st = list_offsets_chunk(k, h, tps + off, m, ts, out + off, what, dl, err);
     }
