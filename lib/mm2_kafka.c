@@ -1,40 +1,21 @@
 /*
- * mm2_kafka: the client, its handles and the redaction of what librdkafka says (see mm2_kafka.h;
- * mm2_kafka_admin.c holds the admin calls, mm2_kafka_read.c the bounded read).
- *
- * Two consumer handles per cluster, made on first use and reused: h[0] read_uncommitted (cluster
- * id, metadata, group offsets and state, commits, log start and high watermark, uncommitted
- * reads) and h[1] read_committed (last stable offset, committed reads). ListOffsets carries the
- * handle's isolation.level (rd_kafka_make_ListOffsetsRequest writes rk_conf.isolation_level from
- * v2 on), so timestamp -1 gives the high watermark on h[0] and the last stable offset on h[1].
- * Both use one fixed group.id that is never joined: only assign() is used, and the admin calls
- * run on the handle with a temporary queue. A read of many partitions (mm2_kafka_read_many) also
- * uses further handles of its isolation level, extra[], made and kept the same way.
- *
- * Waiting: every wait is cut into slices of at most SLICE_MS, and between slices the handle's
- * main queue is served (rd_kafka_poll), which is where librdkafka calls error_cb. A SASL
- * authentication failure reported there ends the call at once with MM2_CONFIG instead of waiting
- * for the deadline; any other silence ends at the deadline with MM2_UNREACHABLE.
+ * mm2_kafka: a client for one cluster, made from the caller's librdkafka properties and freed
+ * (see mm2_kafka.h): the properties applied in order onto the template every handle is made
+ * from, mm2-offsets' own settings above them, the values kept to be redacted, and the features
+ * the security settings need. The handles themselves are mm2_kafka_handle.c's.
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
 #include "mm2_limits.h"
 #include "mm2_secret.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define KEY_SHOW 128    /* characters of a property key repeated in a message */
-#define ERRSTR_MAX 2048 /* rd_kafka_new's refusal: large, so that it is redacted before any cut */
-#define BACKOFF_MS 100  /* pause before retrying a retriable error */
-#define REDACT_MIN 4    /* shorter non-secret values are not searched for in librdkafka's text */
+#define KEY_SHOW 128 /* characters of a property key repeated in a message */
 #define PRIVATE_GROUP "mm2kit-offsets-never-joined"
-
-/* ---- messages ---------------------------------------------------------------------------- */
 
 /* Keys whose values are not secrets and name what failed in librdkafka's text ("PLAIN",
  * "127.0.0.1:9092"), so they are left readable. */
@@ -48,353 +29,6 @@ static bool value_shown(const char *key)
             return true;
     return false;
 }
-
-/* Copies in into out (outlen > 0 bytes) with every hidden value replaced by <redacted>.
- * Returns false (out = "") when a secret is too short to be replaced without mangling the text,
- * which is then withheld entirely. */
-static bool redact(const struct mm2_kafka *k, const char *in, char *out, size_t outlen)
-{
-    out[0] = '\0';
-    for (size_t i = 0; i < k->nhidden; i++)
-        if (k->secret[i] && strlen(k->hidden[i]) < REDACT_MIN && strstr(in, k->hidden[i]) != NULL)
-            return false;
-    (void)mm2_secret_redact(in, (const char *const *)k->hidden, k->nhidden, 0, out, outlen);
-    return true;
-}
-
-enum mm2_status mm2k_report(const struct mm2_kafka *k, const struct handle *h,
-                            struct mm2_error *err, enum mm2_status code, const char *fmt, ...)
-{
-    char msg[MM2_ERROR_MSG_MAX];
-    const char *reason = NULL;
-    int name = 0;
-    va_list ap;
-
-    va_start(ap, fmt);
-    if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
-        msg[0] = '\0';
-    va_end(ap);
-    if (h != NULL && h->auth_failed) { /* it explains everything after it */
-        reason = h->auth_reason;
-        name = h->auth_err;
-    } else if (h != NULL && h->tls_failed) {
-        reason = h->tls_reason;
-        name = h->tls_err;
-    } else if (h != NULL && h->last_err != 0) {
-        reason = h->last_reason;
-        name = h->last_err;
-    }
-    if (reason == NULL)
-        return mm2_error_set(err, code, "[%s] %s", k->role, msg);
-    if (reason[0] == '\0')
-        return mm2_error_set(err, code, "[%s] %s (last librdkafka error: %s, text withheld)",
-                             k->role, msg, rd_kafka_err2name((rd_kafka_resp_err_t)name));
-    return mm2_error_set(err, code, "[%s] %s (last librdkafka error: %s: %s)", k->role, msg,
-                         rd_kafka_err2name((rd_kafka_resp_err_t)name), reason);
-}
-
-/* ---- errors and waiting ------------------------------------------------------------------ */
-
-bool mm2k_auth_error(rd_kafka_resp_err_t e)
-{
-    return e == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
-           e == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
-}
-
-/* Errors that may go away by themselves: retried until the deadline. UNKNOWN_TOPIC_OR_PART is
- * not among them: the callers ask about partitions they have just seen. */
-bool mm2k_retriable(rd_kafka_resp_err_t e)
-{
-    switch (e) {
-    case RD_KAFKA_RESP_ERR__TRANSPORT:
-    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
-    case RD_KAFKA_RESP_ERR__TIMED_OUT:
-    case RD_KAFKA_RESP_ERR__TIMED_OUT_QUEUE:
-    case RD_KAFKA_RESP_ERR__WAIT_COORD:
-    case RD_KAFKA_RESP_ERR__WAIT_CACHE:
-    case RD_KAFKA_RESP_ERR__RESOLVE:
-    case RD_KAFKA_RESP_ERR__NODE_UPDATE:
-    case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
-    case RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE:
-    case RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION:
-    case RD_KAFKA_RESP_ERR_REPLICA_NOT_AVAILABLE:
-    case RD_KAFKA_RESP_ERR_OFFSET_NOT_AVAILABLE:
-    case RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH:
-    case RD_KAFKA_RESP_ERR_UNKNOWN_LEADER_EPOCH:
-    case RD_KAFKA_RESP_ERR_KAFKA_STORAGE_ERROR:
-    case RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION:
-    case RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS:
-    case RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE:
-    case RD_KAFKA_RESP_ERR_NOT_COORDINATOR:
-    case RD_KAFKA_RESP_ERR_UNSTABLE_OFFSET_COMMIT:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* The status a librdkafka error ends a call with (docs/ARCHITECTURE.md §5). */
-enum mm2_status mm2k_status_of(rd_kafka_resp_err_t e)
-{
-    if (mm2k_auth_error(e))
-        return MM2_CONFIG;
-    if (mm2k_retriable(e))
-        return MM2_UNREACHABLE;
-    return MM2_UNEXPECTED;
-}
-
-int mm2k_slice_ms(const struct mm2_deadline *dl, long cap)
-{
-    long r = mm2_deadline_remaining_ms(dl);
-
-    if (cap > 0 && r > cap)
-        r = cap;
-    return r > INT_MAX ? INT_MAX : (int)r;
-}
-
-/* librdkafka drops a connection whose answer is larger than receive.message.max.bytes with
- * "... Invalid response size N (0..CAP): increase receive.message.max.bytes"
- * (rd_kafka_transport_framed_recv) and asks again, for ever: the sizes, or 0 when reason is not
- * that. */
-static long long answer_too_big(const char *reason, long long *cap)
-{
-    const char *p = reason != NULL ? strstr(reason, "Invalid response size ") : NULL;
-    char *end = NULL;
-    long long n;
-
-    if (p == NULL)
-        return 0;
-    n = strtoll(p + strlen("Invalid response size "), &end, 10);
-    if (end == NULL || strncmp(end, " (0..", 5) != 0 || n <= 0)
-        return 0;
-    *cap = strtoll(end + 5, NULL, 10);
-    return n;
-}
-
-/* Keeps the last error librdkafka reported, redacted before it is cut to fit, so that no cut
- * can leave the start of a secret behind. */
-static void on_error(rd_kafka_t *rk, int e, const char *reason, void *opaque)
-{
-    struct handle *h = opaque;
-
-    (void)rk;
-    h->last_err = e;
-    if (!redact(h->k, reason != NULL ? reason : "", h->last_reason, sizeof(h->last_reason)))
-        h->last_reason[0] = '\0';
-    if (mm2k_auth_error((rd_kafka_resp_err_t)e)) {
-        h->auth_failed = true;
-        h->auth_err = e;
-        memcpy(h->auth_reason, h->last_reason, sizeof(h->auth_reason));
-    }
-    if (!h->tls_failed && mm2_kafka_tls_hopeless(e, reason)) {
-        h->tls_failed = true;
-        h->tls_err = e;
-        memcpy(h->tls_reason, h->last_reason, sizeof(h->tls_reason));
-    }
-    if (h->too_big == 0)
-        h->too_big = answer_too_big(reason, &h->too_big_cap);
-}
-
-bool mm2_kafka_tls_hopeless(int err, const char *reason)
-{
-    if (reason == NULL)
-        return false;
-    /* A handshake this client ended: it did not verify the broker, or got an alert in it. */
-    if (err == RD_KAFKA_RESP_ERR__SSL)
-        return strstr(reason, "SSL handshake failed") != NULL &&
-               (strstr(reason, "certificate verify failed") != NULL ||
-                strstr(reason, " alert ") != NULL);
-    /* TLS 1.3: the client's handshake is done before the broker checks the client's certificate,
-     * so the broker's alert comes with the first read ("Receive failed: ... alert certificate
-     * unknown", Java's answer to an expired one). */
-    return err == RD_KAFKA_RESP_ERR__TRANSPORT && strstr(reason, "SSL routines") != NULL &&
-           strstr(reason, " alert ") != NULL;
-}
-
-/* True when waiting longer changes nothing: a broker refused the credentials, a TLS handshake
- * failed for good, or a broker sent an answer above receive.message.max.bytes (librdkafka would
- * ask again for ever). */
-bool mm2k_hopeless(const struct handle *h)
-{
-    return h->auth_failed || h->tls_failed || h->too_big > 0;
-}
-
-/* The status and message of a hopeless handle. */
-enum mm2_status mm2k_hopeless_fail(const struct mm2_kafka *k, const struct handle *h,
-                                   const char *what, struct mm2_error *err)
-{
-    if (h->auth_failed)
-        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
-    if (h->tls_failed)
-        return mm2k_fail_with_last_error(
-            k, h, err, MM2_UNREACHABLE, "%s: TLS handshake failed: %s", what,
-            strstr(h->tls_reason, "certificate verify failed") != NULL
-                ? "the broker's certificate was not verified (is ssl.ca.location the CA that "
-                  "signed it, and does it name the host in bootstrap.servers?)"
-                : "the broker refused this client's certificate (ssl.certificate.location: is it "
-                  "signed by the broker's CA, and still valid?)");
-    return mm2k_fail(k, err, MM2_UNEXPECTED,
-                     "%s: a broker answered %lld bytes, above receive.message.max.bytes (%lld; "
-                     "mm2-offsets caps it at %ld, " MM2_LIMITS_WHY ")",
-                     what, h->too_big, h->too_big_cap, MM2_KAFKA_RESPONSE_MAX);
-}
-
-/* librdkafka's own log lines are swallowed (lib/ never prints); errors come through on_error. */
-static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
-{
-    (void)rk;
-    (void)level;
-    (void)fac;
-    (void)buf;
-}
-
-/* Called on broker threads once a request is fully written to a socket: the same event
- * librdkafka's per-broker "tx" statistic counts, without waiting for a statistics interval. */
-static rd_kafka_resp_err_t on_sent(rd_kafka_t *rk, int sockfd, const char *brokername,
-                                   int32_t brokerid, int16_t api_key, int16_t api_version,
-                                   int32_t corr_id, size_t size, void *ic_opaque)
-{
-    struct handle *h = ic_opaque;
-
-    (void)rk;
-    (void)sockfd;
-    (void)brokername;
-    (void)brokerid;
-    (void)api_key;
-    (void)api_version;
-    (void)corr_id;
-    (void)size;
-    atomic_fetch_add(&h->sent, 1);
-    return RD_KAFKA_RESP_ERR_NO_ERROR;
-}
-
-static rd_kafka_resp_err_t on_new(rd_kafka_t *rk, const rd_kafka_conf_t *conf, void *ic_opaque,
-                                  char *errstr, size_t errstr_size)
-{
-    (void)conf;
-    (void)errstr;
-    (void)errstr_size;
-    return rd_kafka_interceptor_add_on_request_sent(rk, "mm2_kafka", on_sent, ic_opaque);
-}
-
-/* Serves the main queue: error_cb runs here. */
-void mm2k_serve(struct handle *h, int timeout_ms)
-{
-    rd_kafka_poll(h->rk, timeout_ms);
-}
-
-/* rd_kafka_new refused a configuration: its text, values redacted, as MM2_CONFIG. */
-static enum mm2_status refused(const struct mm2_kafka *k, const char *errstr, struct mm2_error *err)
-{
-    char why[REASON_MAX];
-
-    if (!redact(k, errstr, why, sizeof(why)))
-        snprintf(why, sizeof(why), "details withheld");
-    return mm2k_fail(k, err, MM2_CONFIG, "librdkafka refused the configuration: %s", why);
-}
-
-/* Makes h, a consumer of the isolation level asked, unless it is made already. */
-static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool committed,
-                                   struct mm2_error *err)
-{
-    char errstr[ERRSTR_MAX];
-    rd_kafka_conf_t *c;
-
-    if (h->rk != NULL)
-        return MM2_OK;
-    c = rd_kafka_conf_dup(k->conf);
-    if (c == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
-    rd_kafka_conf_set_opaque(c, h);
-    if (rd_kafka_conf_set(c, "isolation.level", committed ? "read_committed" : "read_uncommitted",
-                          errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
-            RD_KAFKA_RESP_ERR_NO_ERROR) {
-        rd_kafka_conf_destroy(c);
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "cannot set up a librdkafka configuration");
-    }
-    errstr[0] = '\0';
-    h->rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
-    if (h->rk == NULL) {
-        rd_kafka_conf_destroy(c); /* rd_kafka_new takes it only on success */
-        return refused(k, errstr, err);
-    }
-    return MM2_OK;
-}
-
-/* The handle for the isolation level asked, made on first use. */
-enum mm2_status mm2k_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
-                                struct mm2_error *err)
-{
-    *out = &k->h[committed ? 1 : 0];
-    return handle_make(k, *out, committed, err);
-}
-
-enum mm2_status mm2k_reader_get(struct mm2_kafka *k, bool committed, size_t j, struct handle **out,
-                                bool *made, struct mm2_error *err)
-{
-    *made = false;
-    if (j >= MM2K_READERS)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
-    *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
-    *made = (*out)->rk == NULL;
-    return handle_make(k, *out, committed, err);
-}
-
-/* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
- * early with MM2_CONFIG when a broker refused the credentials. The cluster id is cached, so this
- * costs nothing once the handle is up. librdkafka 2.0.2 sends its first metadata request either
- * when a connection comes up or from its 1 s timer, and misses the first about half the time
- * (measured: rd_kafka_clusterid then waits 1 s); asking for the broker list at once saves that
- * second for one request. Each ask waits twice as long as the one before (100 ms up to 1.6 s),
- * so that a slow link gets its answer and a refused password is still seen early. */
-enum mm2_status mm2k_wait_up(struct mm2_kafka *k, struct handle *h, const struct mm2_deadline *dl,
-                             const char *what, struct mm2_error *err)
-{
-    long start = mm2_now_ms();
-    long wait = SLICE_MS;
-
-    for (;;) {
-        const struct rd_kafka_metadata *md = NULL;
-        char *id = rd_kafka_clusterid(h->rk, 0);
-        rd_kafka_resp_err_t e;
-
-        if (id != NULL) {
-            rd_kafka_mem_free(h->rk, id);
-            return MM2_OK;
-        }
-        mm2k_serve(h, 0);
-        if (mm2k_hopeless(h))
-            return mm2k_hopeless_fail(k, h, what, err);
-        if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                             "%s: no broker answered within %ld ms", what,
-                                             mm2_now_ms() - start);
-        /* all_topics 0 and no topic: a request for the brokers (and the cluster id) only. */
-        e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2k_slice_ms(dl, wait));
-        if (wait < 16 * SLICE_MS)
-            wait *= 2;
-        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            rd_kafka_metadata_destroy(md);
-            id = rd_kafka_clusterid(h->rk, 0);
-            if (id == NULL)
-                return mm2k_fail(k, err, MM2_UNEXPECTED,
-                                 "%s: the brokers report no cluster id (Kafka before 0.10.1?)",
-                                 what);
-            rd_kafka_mem_free(h->rk, id);
-            return MM2_OK;
-        }
-        mm2k_serve(h, mm2k_slice_ms(dl, 10)); /* a refusal that came back at once: no busy loop */
-    }
-}
-
-/* Sleeps up to BACKOFF_MS (never past the deadline), serving callbacks meanwhile. */
-void mm2k_backoff(struct handle *h, const struct mm2_deadline *dl)
-{
-    mm2k_serve(h, mm2k_slice_ms(dl, BACKOFF_MS));
-}
-
-/* ---- mm2_kafka_new ----------------------------------------------------------------------- */
 
 static bool has_feature(const char *features, const char *name)
 {
@@ -499,10 +133,10 @@ static enum mm2_status hide(struct mm2_kafka *k, const char *key, const char *va
     if (secret != NULL)
         k->secret = secret;
     if (secret == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     v[k->nhidden] = strdup(value);
     if (v[k->nhidden] == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     secret[k->nhidden++] = is_secret;
     return MM2_OK;
 }
@@ -513,8 +147,8 @@ static enum mm2_status set_own(struct mm2_kafka *k, const char *key, const char 
     char errstr[256];
 
     if (rd_kafka_conf_set(k->conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
-        return mm2k_fail(k, err, MM2_UNEXPECTED,
-                         "librdkafka refused mm2-offsets' own property '%s'", key);
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                     "librdkafka refused mm2-offsets' own property '%s'", key);
     return MM2_OK;
 }
 
@@ -537,16 +171,16 @@ static enum mm2_status check_new(struct mm2_kafka *k, struct mm2_error *err)
     rd_kafka_t *rk;
 
     if (c == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     if (rd_kafka_conf_set(c, "bootstrap.servers", "", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
         rd_kafka_conf_destroy(c);
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "cannot clear bootstrap.servers");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cannot clear bootstrap.servers");
     }
     errstr[0] = '\0';
     rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
     if (rk == NULL) {
         rd_kafka_conf_destroy(c);
-        return refused(k, errstr, err);
+        return mm2_kafka_handle_refused(k, errstr, err);
     }
     rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
     return MM2_OK;
@@ -623,33 +257,37 @@ static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *pro
         enum mm2_status st;
 
         if (key == NULL || key[0] == '\0' || value == NULL)
-            return mm2k_fail(k, err, MM2_USAGE, "property #%zu has no key or no value", i);
+            return mm2_kafka_handle_fail(k, err, MM2_USAGE, "property #%zu has no key or no value",
+                                         i);
         if (key_reserved(key))
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property '%.*s' is set by mm2-offsets itself; remove it",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property '%.*s' is set by mm2-offsets itself; remove it", KEY_SHOW,
+                key);
         if (strcasecmp(key, "receive.message.max.bytes") == 0 && !response_cap_ok(value))
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property 'receive.message.max.bytes' must be a number of "
-                             "bytes up to %ld (" MM2_LIMITS_WHY ")",
-                             MM2_KAFKA_RESPONSE_MAX);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property 'receive.message.max.bytes' must be a number of "
+                "bytes up to %ld (" MM2_LIMITS_WHY ")",
+                MM2_KAFKA_RESPONSE_MAX);
         st = hide(k, key, value, err);
         if (st != MM2_OK)
             return st;
         /* errstr is never shown: librdkafka repeats the value in it. */
         rc = rd_kafka_conf_set(k->conf, key, value, errstr, sizeof(errstr));
         if (rc == RD_KAFKA_CONF_UNKNOWN)
-            return mm2k_fail(k, err, MM2_CONFIG, "unknown librdkafka property '%.*s'", KEY_SHOW,
-                             key);
+            return mm2_kafka_handle_fail(k, err, MM2_CONFIG, "unknown librdkafka property '%.*s'",
+                                         KEY_SHOW, key);
         if (rc != RD_KAFKA_CONF_OK && strstr(errstr, "not supported in this build") != NULL)
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "librdkafka property '%.*s' (or this value of it) is not supported by "
-                             "this build of librdkafka",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "librdkafka property '%.*s' (or this value of it) is not supported by "
+                "this build of librdkafka",
+                KEY_SHOW, key);
         if (rc != RD_KAFKA_CONF_OK)
-            return mm2k_fail(k, err, MM2_CONFIG,
-                             "invalid value for librdkafka property '%.*s' (value not shown)",
-                             KEY_SHOW, key);
+            return mm2_kafka_handle_fail(
+                k, err, MM2_CONFIG,
+                "invalid value for librdkafka property '%.*s' (value not shown)", KEY_SHOW, key);
         if (strcasecmp(key, "security.protocol") == 0)
             *proto = value;
         else if (strcasecmp(key, "sasl.mechanisms") == 0 || strcasecmp(key, "sasl.mechanism") == 0)
@@ -658,20 +296,6 @@ static enum mm2_status apply_props(struct mm2_kafka *k, const struct mm2_kv *pro
             *oauth = value;
     }
     return MM2_OK;
-}
-
-/* Every handle unmade, its requests counted from 0. */
-static void handles_init(struct mm2_kafka *k)
-{
-    for (size_t i = 0; i < 2; i++) {
-        k->h[i].k = k;
-        atomic_init(&k->h[i].sent, 0);
-        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
-            k->extra[i][j].k = k;
-            atomic_init(&k->extra[i][j].sent, 0);
-        }
-    }
-    k->per_reader = MM2K_PER_READER;
 }
 
 enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size_t nprops,
@@ -699,14 +323,13 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     if (k == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "[%s] out of memory", role);
     memcpy(k->role, role, strlen(role) + 1);
-    handles_init(k);
+    mm2_kafka_handle_init_all(k);
     k->conf = rd_kafka_conf_new();
     if (k->conf == NULL) {
         mm2_kafka_free(k);
         return mm2_error_set(err, MM2_UNEXPECTED, "[%s] out of memory", role);
     }
-    rd_kafka_conf_set_log_cb(k->conf, on_log);
-    rd_kafka_conf_set_error_cb(k->conf, on_error);
+    mm2_kafka_handle_callbacks(k->conf);
     snprintf(client_id, sizeof(client_id), "mm2-offsets-%s", role);
     /* Defaults the caller may override: a name in the brokers' logs, and a short fetch wait,
      * since a bounded read learns that it reached the end from an empty fetch. */
@@ -725,9 +348,9 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
         st = fit_fetch_to_cap(k, props, nprops, err);
     if (st == MM2_OK &&
         rd_kafka_conf_get(k->conf, "builtin.features", features, &flen) != RD_KAFKA_CONF_OK)
-        st = mm2k_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
+        st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cannot read builtin.features");
     if (st == MM2_OK && !mm2_kafka_features_ok(features, proto, mech, why, sizeof(why)))
-        st = mm2k_fail(k, err, MM2_CONFIG, "%s", why);
+        st = mm2_kafka_handle_fail(k, err, MM2_CONFIG, "%s", why);
     if (st == MM2_OK)
         st = set_own(k, "group.id", PRIVATE_GROUP, err);
     if (st == MM2_OK)
@@ -757,12 +380,7 @@ void mm2_kafka_free(struct mm2_kafka *k)
 {
     if (k == NULL)
         return;
-    for (size_t i = 0; i < 2; i++) {
-        if (k->h[i].rk != NULL) /* never joined a group: nothing to leave, nothing to commit */
-            rd_kafka_destroy_flags(k->h[i].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-        mm2k_paused_free(&k->h[i]);
-    }
-    mm2_kafka_readers_release(k);
+    mm2_kafka_handle_destroy_all(k);
     if (k->conf != NULL)
         rd_kafka_conf_destroy(k->conf);
     for (size_t i = 0; i < k->nhidden; i++) {
@@ -772,28 +390,4 @@ void mm2_kafka_free(struct mm2_kafka *k)
     free(k->hidden);
     free(k->secret);
     free(k);
-}
-
-void mm2_kafka_readers_release(struct mm2_kafka *k)
-{
-    if (k == NULL)
-        return;
-    for (size_t i = 0; i < 2; i++)
-        for (size_t j = 0; j < MM2K_READERS - 1; j++) {
-            if (k->extra[i][j].rk != NULL)
-                rd_kafka_destroy_flags(k->extra[i][j].rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-            k->extra[i][j].rk = NULL;
-            mm2k_paused_free(&k->extra[i][j]);
-        }
-}
-
-long mm2_kafka_requests(const struct mm2_kafka *k)
-{
-    if (k == NULL)
-        return 0;
-    long sum = atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent);
-    for (size_t i = 0; i < 2; i++)
-        for (size_t j = 0; j < MM2K_READERS - 1; j++)
-            sum += atomic_load(&k->extra[i][j].sent);
-    return sum;
 }

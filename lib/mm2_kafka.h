@@ -1,8 +1,14 @@
 /*
- * mm2_kafka: what mm2-offsets asks of a Kafka cluster, on librdkafka as Debian bookworm ships it
- * (2.0.2; docs/ARCHITECTURE.md §3.4 and §4.4): the cluster id, topic metadata, a consumer group's
- * committed offsets and state, log start / end / last stable offsets, a group offset commit
- * (rollback) and a bounded read of records (the boundary check).
+ * mm2_kafka: what mm2-offsets asks of a Kafka cluster (docs/ARCHITECTURE.md §3.4 and §4.4): the
+ * cluster id, topic metadata, a consumer group's committed offsets and state, log start / end /
+ * last stable offsets, a group offset commit (rollback), the topics' cleanup.policy and bounded
+ * reads of records (the boundary check). On librdkafka 2.8.0, the pinned release
+ * scripts/librdkafka.sh builds and make links statically, not Debian 12's 2.0.2 (its SCRAM logins
+ * fail on Kafka 4.x, librdkafka#4895); where a comment names 2.0.2, that is the version the
+ * behaviour was first measured on (docs/ARCHITECTURE.md §4.4).
+ *
+ * The declarations are grouped by the file that defines them, each group with what it adds to
+ * this contract; the files call each other one way, in the order mm2_kafka_handle.h lists.
  *
  * Contract:
  *   - Never prints, never exits. librdkafka's own log lines are swallowed; the last error it
@@ -14,9 +20,13 @@
  *     secrets and say what failed; it is withheld entirely when a secret is shorter than 4
  *     characters.
  *   - struct mm2_kafka is opaque; mm2_kafka_new copies everything it keeps; mm2_kafka_free
- *     accepts NULL. Two librdkafka consumer handles (read_uncommitted, read_committed) are made
- *     on first use and reused; they share one private group.id that is never joined (assign()
- *     only). No call forks. Calls on one struct mm2_kafka must not run concurrently.
+ *     accepts NULL. A client holds up to 16 librdkafka consumer handles, each made on first use
+ *     and reused: one per isolation level (read_uncommitted, read_committed) that every call
+ *     uses, and up to 7 more per isolation level for mm2_kafka_read_many's lanes (kept for the
+ *     next read until mm2_kafka_readers_release). All share one private group.id that is never
+ *     joined (assign() only). No call forks; mm2_kafka_read_many reads its lanes on threads of
+ *     its own, all joined before it returns. Calls on one struct mm2_kafka must not run
+ *     concurrently.
  *   - Invalid arguments (NULL where a value is needed, no partitions, a partition listed twice,
  *     a negative partition or offset) are MM2_USAGE, checked before anything is sent.
  *   - Every call that talks to the cluster takes a deadline and returns by it (retrying
@@ -64,6 +74,11 @@ struct mm2_tp {
 
 struct mm2_kafka;
 
+/* ---- the client (mm2_kafka.c) ------------------------------------------------------------ */
+/* A client is made from the caller's properties without a byte sent (MM2_USAGE for a bad
+ * argument, MM2_CONFIG for a property refused); its handles come with the first call that needs
+ * each, and go with mm2_kafka_free. */
+
 /* Creates a client for one cluster. role ("source" or "target", 1 to 31 characters) prefixes
  * every error, as in "[source] unknown librdkafka property 'foo'". props are applied in order
  * with rd_kafka_conf_set; these keys are refused because mm2-offsets sets them itself: group.id,
@@ -96,14 +111,38 @@ const char *mm2_kafka_version(void);
 bool mm2_kafka_features_ok(const char *features, const char *security_protocol,
                            const char *sasl_mechanism, char *why, size_t whylen);
 
+/* ---- handles (mm2_kafka_handle.c) -------------------------------------------------------- */
+/* What the client's handles report and hold, shared by every call below: the TLS failures that
+ * end a call at once, the read's further handles released, the requests counted. */
+
 /* True when librdkafka's error err with text reason (error_cb's) is a TLS handshake failure that
  * waiting does not mend: this client did not verify the broker's certificate ("certificate verify
  * failed": a CA other than the one in ssl.ca.location, a name or address the certificate does not
  * carry, an expired certificate), or the broker sent a TLS alert (it refused this client's
  * certificate: expired, unknown CA, none given), in the handshake or, with TLS 1.3, at the first
- * read after it.  mm2-offsets then stops at once, exit 4,
- * instead of retrying until its deadline. */
+ * read after it. mm2-offsets then stops at once, exit 4, instead of retrying until its deadline. */
 bool mm2_kafka_tls_hopeless(int err, const char *reason);
+
+/* Destroys the further handles mm2_kafka_read_many made (its lanes beyond the first): a handle
+ * keeps librdkafka's state for every partition it was ever assigned, so a caller reading many
+ * partitions in turns releases them between turns to hold one turn's worth; the next read
+ * makes them again (their connections and metadata, a few requests each). Their requests stay
+ * counted. Never fails; a NULL k is ignored. */
+void mm2_kafka_readers_release(struct mm2_kafka *k);
+
+/* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
+ * summed over its handles: each request is counted once, when fully written to its socket, by an
+ * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts
+ * (checked equal on 2.0.2), read at once instead of at the next statistics interval. It includes
+ * librdkafka's own requests (ApiVersion, SASL handshake and authentication, Metadata,
+ * FindCoordinator, Fetch). 0 for NULL and before the first call. A warm mm2_kafka_log_offsets
+ * costs one request per leader for each offset asked and each 1,000 partitions, not one per
+ * partition (bench/README.md, "The Kafka client's figures"). */
+long mm2_kafka_requests(const struct mm2_kafka *k);
+
+/* ---- what the cluster says of itself (mm2_kafka_cluster.c) ------------------------------- */
+/* Metadata and ListOffsets, asked through the client's own handles (one per isolation level),
+ * each request retried until the deadline while its errors are retriable. */
 
 /* The cluster id (rd_kafka_clusterid) into out (at least MM2_KAFKA_CLUSTER_ID_MAX bytes). */
 enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,
@@ -127,6 +166,24 @@ enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline 
                                  struct mm2_topic_list *out, struct mm2_error *err);
 void mm2_topic_list_free(struct mm2_topic_list *l);
 
+/* For each of the n partitions: the log start offset into start[i] (when start is not NULL),
+ * the high watermark into end[i], and, when stable is not NULL, the last stable offset into
+ * stable[i]. One rd_kafka_offsets_for_times request per leader (and per 1,000 partitions) for
+ * each of: -2 (start) and -1 (end) on a read_uncommitted handle, -1 on a read_committed handle
+ * (the last stable offset: ListOffsets carries the handle's isolation.level). Never
+ * query_watermark_offsets (two requests per partition, an unenforced timeout in 2.0.2). The three
+ * answers are three moments: on a partition being written, end may have moved past stable. A
+ * partition that does not exist is MM2_UNEXPECTED naming it (librdkafka's _UNKNOWN_PARTITION). The
+ * outputs are only meaningful on MM2_OK. */
+enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
+                                      int64_t *start, int64_t *end, int64_t *stable,
+                                      const struct mm2_deadline *dl, struct mm2_error *err);
+
+/* ---- the Admin API calls (mm2_kafka_admin.c) --------------------------------------------- */
+/* A group's offsets and state, the offset commit, the topics' cleanup.policy: librdkafka's
+ * Admin API on the read_uncommitted handle, each call retried until the deadline while its
+ * errors are retriable, never past it. */
+
 /* The committed offset of group for each of the n partitions, asked with the explicit partition
  * list (rd_kafka_ListConsumerGroupOffsets, require_stable), so a partition the group never
  * committed comes back as MM2_OFFSET_NONE instead of vanishing. out has n entries, in the order
@@ -149,28 +206,14 @@ struct mm2_group_info {
 /* The group's state from rd_kafka_DescribeConsumerGroups (not ListConsumerGroups: buggy in
  * 2.0.x). Flink's source uses assign(), so "Empty" with no members proves nothing by itself.
  * A group that does not exist is "Dead" with no members. So is, on Kafka 4.x, any group the
- * classic DescribeGroups (the version 2.0.2 speaks) cannot describe: measured on 4.3.1, a
- * KIP-848 group (group.protocol=consumer) with one active member reads "Dead", 0 members.
- * "Dead" therefore never proves a group stopped. 2.0.2 has no protocol-type accessor:
- * protocol_type is "" for a "simple" group (offsets committed without membership, as Flink
- * does) and "consumer" otherwise. */
+ * classic DescribeGroups (the only request librdkafka 2.8.0's call sends) cannot describe:
+ * measured on 4.3.1, a KIP-848 group (group.protocol=consumer) with one active member reads
+ * "Dead", 0 members. "Dead" therefore never proves a group stopped. librdkafka 2.8.0 has no
+ * protocol-type accessor: protocol_type is "" for a "simple" group (offsets committed without
+ * membership, as Flink does) and "consumer" otherwise. */
 enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
                                 const struct mm2_deadline *dl, struct mm2_group_info *out,
                                 struct mm2_error *err);
-
-/* For each of the n partitions: the log start offset into start[i] (when start is not NULL),
- * the high watermark into end[i], and, when stable is not NULL, the last stable offset into
- * stable[i]. One
- * rd_kafka_offsets_for_times request per leader for each of: -2 (start) and -1 (end) on a
- * read_uncommitted handle, -1 on a read_committed handle (the last stable offset: ListOffsets
- * carries the handle's isolation.level). Never query_watermark_offsets (two requests per
- * partition, an unenforced timeout in 2.0.2). The three answers are three moments: on a
- * partition being written, end may have moved past stable. A partition that does not exist is
- * MM2_UNEXPECTED naming it (librdkafka's _UNKNOWN_PARTITION). The outputs are only meaningful
- * on MM2_OK. */
-enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                                      int64_t *start, int64_t *end, int64_t *stable,
-                                      const struct mm2_deadline *dl, struct mm2_error *err);
 
 /* For each of the n topics (distinct), whether its cleanup.policy holds "compact" (a list:
  * "compact", "delete", "compact,delete"), into compacted[i]: one DescribeConfigs request asking
@@ -190,6 +233,10 @@ enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topi
 enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
                                  const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
                                  struct mm2_error *err);
+
+/* ---- the bounded read and its records (mm2_kafka_read.c) --------------------------------- */
+/* A record list owns copies of everything its records hold, whatever the call returned: free it
+ * with mm2_record_list_free. */
 
 struct mm2_header {
     char *name;
@@ -241,6 +288,10 @@ void mm2_record_list_free(struct mm2_record_list *l);
 size_t mm2_record_cost(const struct mm2_record *r);
 size_t mm2_record_list_cost(const struct mm2_record_list *l);
 
+/* ---- the read of many partition ranges (mm2_kafka_many.c) -------------------------------- */
+/* One pass over many ranges, on up to 8 handles of the isolation level asked read side by side;
+ * the records all ranges hold together never pass the memory cap the caller gives. */
+
 /* One partition range for mm2_kafka_read_many: the data records with from <= offset < until. */
 struct mm2_read_range {
     const char *topic; /* borrowed */
@@ -275,22 +326,5 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
                                     bool committed, const struct mm2_read_caps *caps,
                                     const struct mm2_deadline *dl, struct mm2_record_list *out,
                                     bool *cut, bool *deferred, struct mm2_error *err);
-
-/* Destroys the further handles mm2_kafka_read_many made (its lanes beyond the first): a handle
- * keeps librdkafka's state for every partition it was ever assigned, so a caller reading many
- * partitions in turns releases them between turns to hold one turn's worth; the next read
- * makes them again (their connections and metadata, a few requests each). Their requests stay
- * counted. Never fails; a NULL k is ignored. */
-void mm2_kafka_readers_release(struct mm2_kafka *k);
-
-/* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
- * summed over its handles: each request is counted once, when fully written to its socket, by an
- * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts
- * (checked equal on 2.0.2), read at once instead of at the next statistics interval. It includes
- * librdkafka's own requests (ApiVersion, SASL handshake and authentication, Metadata,
- * FindCoordinator, Fetch). 0 for NULL and before the first call. Measured on Kafka 4.3.1, one
- * broker: a warm mm2_kafka_log_offsets costs 3 requests (2 without stable) for 1 partition and
- * for 64 alike. */
-long mm2_kafka_requests(const struct mm2_kafka *k);
 
 #endif

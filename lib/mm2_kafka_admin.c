@@ -1,11 +1,11 @@
 /*
- * mm2_kafka_admin: the calls that ask a cluster for facts or change a group's offsets (see
- * mm2_kafka.h): cluster id, topics, a group's committed offsets and state, log offsets, and
- * the offset commit, the topics' cleanup.policy. The four admin requests
- * (ListConsumerGroupOffsets, DescribeConsumerGroups, AlterConsumerGroupOffsets, DescribeConfigs)
- * run through one retry loop, admin_run, driven by a table of what differs between them.
+ * mm2_kafka_admin: the calls of librdkafka's Admin API (see mm2_kafka.h): a group's committed
+ * offsets (ListConsumerGroupOffsets), its state (DescribeConsumerGroups), the offset commit
+ * (AlterConsumerGroupOffsets) and the topics' cleanup.policy (DescribeConfigs). All four run
+ * through one retry loop, admin_run, driven by a table of what differs between them; an attempt
+ * that fails is settled by the handle layer's one rule (mm2_kafka_handle_settle).
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -13,238 +13,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- argument checks and partition lookup ------------------------------------------------ */
+#define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
 
-static int tpidx_cmp(const void *a, const void *b)
-{
-    const struct tpidx *x = a;
-    const struct tpidx *y = b;
-    int c = strcmp(x->topic, y->topic);
+/* What an admin call works on, and where its answer goes. */
+struct admin_args {
+    const char *group;
+    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
+    const struct tpidx *idx;
+    size_t n;
+    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
+    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
+    struct mm2_group_info *info; /* DescribeConsumerGroups */
+    bool *compacted; /* DescribeConfigs of topics (tps' topics), in the caller's order */
+};
 
-    if (c != 0)
-        return c;
-    return (x->partition > y->partition) - (x->partition < y->partition);
-}
+/* The objects one attempt made, freed once its answer is read. */
+struct admin_req {
+    rd_kafka_topic_partition_list_t *l;
+    rd_kafka_ListConsumerGroupOffsets_t *list;
+    rd_kafka_AlterConsumerGroupOffsets_t *alter;
+    rd_kafka_ConfigResource_t **res;
+    size_t nres;
+};
 
-/* Checks tps (n >= 1, topics named, partitions >= 0, none twice) and returns them sorted with
- * their index, so that answers in any order map back to the caller's order. */
-enum mm2_status mm2k_tp_index(const struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                              struct tpidx **out, struct mm2_error *err)
-{
-    struct tpidx *v;
-
-    if (tps == NULL || n == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "no partitions given");
-    if (n > (size_t)INT_MAX)
-        return mm2k_fail(k, err, MM2_USAGE, "too many partitions (%zu)", n);
-    for (size_t i = 0; i < n; i++) {
-        if (tps[i].topic == NULL || tps[i].topic[0] == '\0')
-            return mm2k_fail(k, err, MM2_USAGE, "partition #%zu has no topic", i);
-        if (tps[i].partition < 0)
-            return mm2k_fail(k, err, MM2_USAGE, "%.*s[%d]: negative partition", 255, tps[i].topic,
-                             (int)tps[i].partition);
-    }
-    v = calloc(n, sizeof(*v));
-    if (v == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct tpidx){tps[i].topic, tps[i].partition, i};
-    qsort(v, n, sizeof(*v), tpidx_cmp);
-    for (size_t i = 1; i < n; i++) {
-        if (tpidx_cmp(&v[i - 1], &v[i]) == 0) {
-            enum mm2_status st = mm2k_fail(k, err, MM2_USAGE, "%.*s[%d] is listed twice", 255,
-                                           v[i].topic, (int)v[i].partition);
-            free(v);
-            return st;
-        }
-    }
-    *out = v;
-    return MM2_OK;
-}
-
-long mm2k_tp_find(const struct tpidx *v, size_t n, const char *topic, int32_t partition)
-{
-    struct tpidx key = {topic, partition, 0};
-    const struct tpidx *hit;
-
-    if (topic == NULL)
-        return -1;
-    hit = bsearch(&key, v, n, sizeof(*v), tpidx_cmp);
-    return hit != NULL ? (long)hit->i : -1;
-}
-
-static rd_kafka_topic_partition_list_t *tp_list(const struct mm2_tp *tps, size_t n)
-{
-    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new((int)n);
-
-    for (size_t i = 0; l != NULL && i < n; i++)
-        rd_kafka_topic_partition_list_add(l, tps[i].topic, tps[i].partition);
-    return l;
-}
-
-/* Common entry checks: a client, a deadline not yet passed. */
-enum mm2_status mm2k_enter(struct mm2_kafka *k, const struct mm2_deadline *dl,
-                           struct mm2_error *err)
-{
-    if (k == NULL)
-        return mm2_error_set(err, MM2_USAGE, "no Kafka client");
-    if (dl == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "no deadline");
-    if (mm2_deadline_expired(dl))
-        return mm2k_fail(k, err, MM2_UNREACHABLE, "deadline passed before the request");
-    return MM2_OK;
-}
+/* What differs between the admin calls; admin_run is the one retry loop around them. */
+struct admin_call {
+    rd_kafka_admin_op_t op;
+    /* Makes the request into r and sends it, the answer to come on q; false when out of
+     * memory (nothing sent). */
+    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                 rd_kafka_queue_t *q, struct admin_req *r);
+    /* Reads the result event: the first error into at, the answer into a's output. */
+    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
+    /* A classic group with active members refuses the call (a commit from outside it):
+     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
+    bool members_refuse;
+};
 
 static bool group_valid(const char *group)
 {
     return group != NULL && group[0] != '\0';
 }
 
-/* ---- cluster id and topics --------------------------------------------------------------- */
+/* ---- the requests and their answers ------------------------------------------------------ */
 
-enum mm2_status mm2_kafka_cluster_id(struct mm2_kafka *k, const struct mm2_deadline *dl, char *out,
-                                     size_t outlen, struct mm2_error *err)
-{
-    struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-    char *id;
-    size_t n;
-
-    if (st != MM2_OK)
-        return st;
-    if (out == NULL || outlen == 0)
-        return mm2k_fail(k, err, MM2_USAGE, "cluster id: no output buffer");
-    out[0] = '\0';
-    st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "cluster id", err);
-    if (st != MM2_OK)
-        return st;
-    id = rd_kafka_clusterid(h->rk, 0); /* cached by wait_up */
-    if (id == NULL)
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNEXPECTED,
-                                         "cluster id: the brokers reported none");
-    n = strlen(id);
-    if (n >= outlen) {
-        rd_kafka_mem_free(h->rk, id);
-        return mm2k_fail(k, err, MM2_UNEXPECTED,
-                         "cluster id: %zu characters, more than the %zu expected", n, outlen - 1);
-    }
-    memcpy(out, id, n + 1);
-    rd_kafka_mem_free(h->rk, id);
-    return MM2_OK;
-}
-
-static int topic_cmp(const void *a, const void *b)
-{
-    const struct mm2_topic_meta *x = a;
-    const struct mm2_topic_meta *y = b;
-
-    return strcmp(x->name, y->name);
-}
-
-/* Copies md's topics into out; returns false when out of memory (out then partly filled). */
-static bool topics_copy(const struct rd_kafka_metadata *md, struct mm2_topic_list *out)
-{
-    out->v = calloc(md->topic_cnt > 0 ? (size_t)md->topic_cnt : 1, sizeof(*out->v));
-    if (out->v == NULL)
-        return false;
-    for (int i = 0; i < md->topic_cnt; i++) {
-        out->v[i].name = strdup(md->topics[i].topic);
-        if (out->v[i].name == NULL)
-            return false;
-        out->v[i].partitions = md->topics[i].partition_cnt;
-        out->n++;
-    }
-    qsort(out->v, out->n, sizeof(*out->v), topic_cmp);
-    return true;
-}
-
-enum mm2_status mm2_kafka_topics(struct mm2_kafka *k, const struct mm2_deadline *dl,
-                                 struct mm2_topic_list *out, struct mm2_error *err)
-{
-    struct handle *h = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-
-    if (out != NULL)
-        *out = (struct mm2_topic_list){NULL, 0};
-    if (st == MM2_OK && out == NULL)
-        st = mm2k_fail(k, err, MM2_USAGE, "topics: no output list");
-    if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, "topics", err);
-    while (st == MM2_OK) {
-        const struct rd_kafka_metadata *md = NULL;
-        rd_kafka_resp_err_t e = rd_kafka_metadata(h->rk, 1, NULL, &md, mm2k_slice_ms(dl, 0));
-        const char *bad = NULL;
-
-        mm2k_serve(h, 0);
-        /* An answer above receive.message.max.bytes fails the request itself (_BAD_MSG); the
-         * broker's failure, served just now, says why. */
-        if (e != RD_KAFKA_RESP_ERR_NO_ERROR && h->too_big > 0)
-            return mm2k_hopeless_fail(k, h, "topics", err);
-        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            /* A topic being created or deleted can answer with an error: ask again. */
-            for (int i = 0; i < md->topic_cnt && bad == NULL; i++) {
-                e = md->topics[i].err;
-                if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-                    bad = md->topics[i].topic;
-            }
-            if (bad == NULL) {
-                bool ok = topics_copy(md, out);
-                rd_kafka_metadata_destroy(md);
-                if (ok)
-                    return MM2_OK;
-                mm2_topic_list_free(out);
-                return mm2k_fail(k, err, MM2_UNEXPECTED, "topics: out of memory");
-            }
-            if (!mm2k_retriable(e)) {
-                st = mm2k_fail(k, err, MM2_UNEXPECTED, "topics: %.*s: %s", 255, bad,
-                               rd_kafka_err2name(e));
-                rd_kafka_metadata_destroy(md);
-                return st;
-            }
-            rd_kafka_metadata_destroy(md);
-        } else if (!mm2k_retriable(e)) {
-            return mm2k_fail(k, err, mm2k_status_of(e), "topics: %s", rd_kafka_err2name(e));
-        }
-        if (mm2k_hopeless(h))
-            return mm2k_hopeless_fail(k, h, "topics", err);
-        if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                             "topics: no complete answer by the deadline (%s)",
-                                             rd_kafka_err2name(e));
-        mm2k_backoff(h, dl);
-    }
-    return st;
-}
-
-void mm2_topic_list_free(struct mm2_topic_list *l)
-{
-    if (l == NULL)
-        return;
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].name);
-    free(l->v);
-    l->v = NULL;
-    l->n = 0;
-}
-
-/* ---- retried admin calls ----------------------------------------------------------------- */
-
-/* An admin request's result event from q, or NULL at the deadline or on an authentication
- * failure (h->auth_failed). */
+/* An admin request's result event from q, or NULL at the deadline or once the handle is hopeless
+ * (mm2_kafka_handle_hopeless). */
 static rd_kafka_event_t *admin_wait(struct handle *h, rd_kafka_queue_t *q,
                                     const struct mm2_deadline *dl)
 {
     for (;;) {
-        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, mm2k_slice_ms(dl, SLICE_MS));
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, mm2_kafka_handle_slice_ms(dl, SLICE_MS));
 
-        mm2k_serve(h, 0);
+        mm2_kafka_handle_serve(h, 0);
         if (ev != NULL)
             return ev;
-        if (mm2k_hopeless(h) || mm2_deadline_expired(dl))
+        if (mm2_kafka_handle_hopeless(h) || mm2_deadline_expired(dl))
             return NULL;
     }
 }
@@ -255,7 +79,7 @@ static rd_kafka_AdminOptions_t *admin_options(struct handle *h, rd_kafka_admin_o
 {
     char errstr[256];
     rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(h->rk, op);
-    int ms = mm2k_slice_ms(dl, 3600L * 1000L);
+    int ms = mm2_kafka_handle_slice_ms(dl, 3600L * 1000L);
 
     if (o == NULL)
         return NULL;
@@ -265,38 +89,6 @@ static rd_kafka_AdminOptions_t *admin_options(struct handle *h, rd_kafka_admin_o
         return NULL;
     }
     return o;
-}
-
-/* Ends a retried call when its attempt failed: returns MM2_OK to try again (after a pause), or
- * the status to return. what names the call in the message. */
-static enum mm2_status settle(struct mm2_kafka *k, struct handle *h, const struct attempt *a,
-                              const struct mm2_deadline *dl, const char *what,
-                              struct mm2_error *err)
-{
-    if (mm2k_hopeless(h))
-        return mm2k_hopeless_fail(k, h, what, err);
-    if (mm2k_auth_error(a->e))
-        return mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: authentication failed", what);
-    if (!mm2k_retriable(a->e)) {
-        if (a->topic != NULL && a->partition < 0) /* a topic's own error */
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: topic %.*s: %s", what, 255, a->topic,
-                             rd_kafka_err2name(a->e));
-        if (a->topic != NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %.*s[%d]: %s", what, 255, a->topic,
-                             (int)a->partition, rd_kafka_err2name(a->e));
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: %s", what, rd_kafka_err2name(a->e));
-    }
-    if (mm2_deadline_expired(dl)) {
-        if (a->topic != NULL)
-            return mm2k_fail_with_last_error(
-                k, h, err, MM2_UNREACHABLE, "%s: no complete answer by the deadline (%.*s[%d]: %s)",
-                what, 255, a->topic, (int)a->partition, rd_kafka_err2name(a->e));
-        return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                         "%s: no complete answer by the deadline (%s)", what,
-                                         rd_kafka_err2name(a->e));
-    }
-    mm2k_backoff(h, dl);
-    return MM2_OK;
 }
 
 /* The first error of a group result's event: the event's own, then the group's. */
@@ -330,7 +122,7 @@ static void partitions_read(const rd_kafka_topic_partition_list_t *l, const stru
     }
     for (int j = 0; j < l->cnt; j++) {
         const rd_kafka_topic_partition_t *p = &l->elems[j];
-        long i = mm2k_tp_find(idx, n, p->topic, p->partition);
+        long i = mm2_kafka_handle_tp_find(idx, n, p->topic, p->partition);
 
         if (i < 0 || seen[i])
             continue;
@@ -373,7 +165,7 @@ static bool list_send(struct handle *h, const struct admin_args *a, rd_kafka_Adm
 {
     rd_kafka_error_t *oe;
 
-    r->l = tp_list(a->tps, a->n);
+    r->l = mm2_kafka_handle_tp_list(a->tps, a->n);
     r->list = r->l != NULL ? rd_kafka_ListConsumerGroupOffsets_new(a->group, r->l) : NULL;
     if (r->list == NULL)
         return false;
@@ -431,8 +223,8 @@ static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, stru
     copy_name(a->info->state, sizeof(a->info->state),
               rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(g[0])));
     a->info->members = members > INT_MAX ? INT_MAX : (int)members;
-    /* 2.0.2 has no accessor for the protocol type: a "simple" group is one without (commits
-     * only, as Flink's assign()-based source makes). */
+    /* librdkafka (2.8.0 as 2.0.2) has no accessor for the protocol type: a "simple" group is one
+     * without (commits only, as Flink's assign()-based source makes). */
     copy_name(a->info->protocol_type, sizeof(a->info->protocol_type),
               rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(g[0]) ? "" : "consumer");
 }
@@ -440,7 +232,7 @@ static void describe_read(rd_kafka_event_t *ev, const struct admin_args *a, stru
 static bool alter_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
                        rd_kafka_queue_t *q, struct admin_req *r)
 {
-    r->l = tp_list(a->tps, a->n);
+    r->l = mm2_kafka_handle_tp_list(a->tps, a->n);
     for (int j = 0; r->l != NULL && j < r->l->cnt; j++)
         r->l->elems[j].offset = a->offsets[j]; /* tp_list keeps the caller's order */
     r->alter = r->l != NULL ? rd_kafka_AlterConsumerGroupOffsets_new(a->group, r->l) : NULL;
@@ -459,13 +251,96 @@ static void alter_read(rd_kafka_event_t *ev, const struct admin_args *a, struct 
     offsets_read(ev, g, cnt, a, NULL, at);
 }
 
-enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT };
+/* ---- cleanup.policy (DescribeConfigs) ---------------------------------------------------- */
+
+/* DescribeConfigs of every topic, asking for cleanup.policy only (the request's configuration
+ * keys), so the answer stays small whatever the number of topics. */
+static bool configs_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                         rd_kafka_queue_t *q, struct admin_req *r)
+{
+    r->res = calloc(a->n, sizeof(*r->res));
+    for (size_t i = 0; r->res != NULL && i < a->n; i++) {
+        r->res[i] = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, a->tps[i].topic);
+        if (r->res[i] == NULL)
+            return false;
+        r->nres++;
+        /* DescribeConfigs sends the entries' names only (librdkafka's DescribeConfigsRequest);
+         * set_config refuses a NULL value, so the value is "". */
+        if (rd_kafka_ConfigResource_set_config(r->res[i], "cleanup.policy", "") !=
+            RD_KAFKA_RESP_ERR_NO_ERROR)
+            return false;
+    }
+    if (r->res == NULL)
+        return false;
+    rd_kafka_DescribeConfigs(h->rk, r->res, r->nres, o, q);
+    return true;
+}
+
+/* Whether the comma-separated list holds word (spaces around items ignored). */
+static bool list_holds(const char *list, const char *word)
+{
+    size_t w = strlen(word);
+
+    for (const char *p = list + strspn(list, " ,"); *p != '\0'; p += strspn(p, " ,")) {
+        size_t len = strcspn(p, ","), l = len;
+        while (l > 0 && p[l - 1] == ' ')
+            l--;
+        if (l == w && strncmp(p, word, w) == 0)
+            return true;
+        p += len;
+    }
+    return false;
+}
+
+/* A topic's cleanup.policy from its resource: false when the answer has none (never guessed). */
+static bool policy_read(const rd_kafka_ConfigResource_t *res, bool *compacted)
+{
+    size_t cnt = 0;
+    const rd_kafka_ConfigEntry_t **c = rd_kafka_ConfigResource_configs(res, &cnt);
+
+    for (size_t i = 0; i < cnt; i++) {
+        const char *v = rd_kafka_ConfigEntry_value(c[i]);
+        if (strcmp(rd_kafka_ConfigEntry_name(c[i]), "cleanup.policy") != 0 || v == NULL)
+            continue;
+        *compacted = list_holds(v, "compact");
+        return true;
+    }
+    return false;
+}
+
+static void configs_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_ConfigResource_t **res =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &cnt);
+    bool *seen = calloc(a->n, sizeof(*seen));
+
+    *at = (struct attempt){seen != NULL ? rd_kafka_event_error(ev) : ERR_OOM, NULL, -1};
+    for (size_t j = 0; at->e == RD_KAFKA_RESP_ERR_NO_ERROR && j < cnt; j++) {
+        long i = mm2_kafka_handle_tp_find(a->idx, a->n, rd_kafka_ConfigResource_name(res[j]), 0);
+        if (i < 0 || seen[i])
+            continue;
+        if (rd_kafka_ConfigResource_error(res[j]) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            *at = (struct attempt){rd_kafka_ConfigResource_error(res[j]), a->tps[i].topic, -1};
+        else if (!(seen[i] = policy_read(res[j], &a->compacted[i])))
+            *at = (struct attempt){RD_KAFKA_RESP_ERR__BAD_MSG, a->tps[i].topic, -1};
+    }
+    for (size_t i = 0; seen != NULL && i < a->n && at->e == RD_KAFKA_RESP_ERR_NO_ERROR; i++)
+        if (!seen[i])
+            *at = (struct attempt){RD_KAFKA_RESP_ERR__BAD_MSG, a->tps[i].topic, -1};
+    free(seen);
+}
+
+/* ---- the table and its loop -------------------------------------------------------------- */
+
+enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT, ADMIN_CONFIGS };
 
 static const struct admin_call ADMIN_CALLS[] = {
     [ADMIN_COMMITTED] = {RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, list_send, list_read, false},
     [ADMIN_GROUP] = {RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, describe_send, describe_read, false},
     /* Retrying a commit is safe: the same offsets are written again. */
     [ADMIN_COMMIT] = {RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, alter_send, alter_read, true},
+    [ADMIN_CONFIGS] = {RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, configs_send, configs_read, false},
 };
 
 static void admin_req_free(struct admin_req *r)
@@ -486,15 +361,18 @@ static bool members_refused(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
 }
 
-enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
-                               const struct admin_args *a, const struct mm2_deadline *dl,
-                               const char *what, struct mm2_error *err)
+/* Runs the admin call c on the read_uncommitted handle until it is answered without error,
+ * fails for good, or the deadline passes. what names it in messages. A topic's own error (not a
+ * partition's) comes in struct attempt with partition -1. */
+static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c,
+                                 const struct admin_args *a, const struct mm2_deadline *dl,
+                                 const char *what, struct mm2_error *err)
 {
     struct handle *h;
-    enum mm2_status st = mm2k_handle_get(k, false, &h, err);
+    enum mm2_status st = mm2_kafka_handle_get(k, false, &h, err);
 
     if (st == MM2_OK)
-        st = mm2k_wait_up(k, h, dl, what, err);
+        st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
     while (st == MM2_OK) {
         struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
         struct admin_req r = {NULL, NULL, NULL, NULL, 0};
@@ -514,20 +392,55 @@ enum mm2_status mm2k_admin_run(struct mm2_kafka *k, const struct admin_call *c,
         admin_req_free(&r);
         admin_done(q, o, r.l);
         if (at.e == ERR_OOM)
-            st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+            st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
         else if (at.e == RD_KAFKA_RESP_ERR_NO_ERROR)
             break;
         else if (c->members_refuse && members_refused(at.e))
-            st = mm2k_fail(k, err, MM2_UNEXPECTED,
-                           "%s: %.*s[%d]: %s (the group has active members; other partitions may "
-                           "have been committed)",
-                           what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
-                           rd_kafka_err2name(at.e));
+            st = mm2_kafka_handle_fail(
+                k, err, MM2_UNEXPECTED,
+                "%s: %.*s[%d]: %s (the group has active members; other partitions may "
+                "have been committed)",
+                what, 255, at.topic != NULL ? at.topic : "?", (int)at.partition,
+                rd_kafka_err2name(at.e));
         else
-            st = settle(k, h, &at, dl, what, err);
+            st = mm2_kafka_handle_settle(k, h, &at, dl, what, err);
     }
     return st;
 }
+
+/* Runs the group offsets call c (list or alter) over all's partitions in calls of at most
+ * MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL, each with its own index, all's offsets and out cut to
+ * match; the caller has checked the whole list (mm2_kafka_handle_tp_index) before any call is sent.
+ * librdkafka (2.8.0 as 2.0.2) matches each partition of an OffsetFetch or OffsetCommit answer to
+ * the list it sent by linear search (rd_kafka_topic_partition_list_find, in
+ * rd_kafka_handle_OffsetFetch and rd_kafka_handle_OffsetCommit), quadratic in the partitions of one
+ * call; calls of a fixed size keep it linear. Not atomic: a call that fails leaves those before it
+ * done. */
+static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_call *c,
+                                     const struct admin_args *all, const struct mm2_deadline *dl,
+                                     const char *what, struct mm2_error *err)
+{
+    const size_t per = MM2_KAFKA_HANDLE_PARTITIONS_PER_CALL;
+    enum mm2_status st = MM2_OK;
+
+    for (size_t off = 0; st == MM2_OK && off < all->n; off += per) {
+        struct admin_args a = *all;
+        struct tpidx *idx = NULL;
+
+        a.tps = all->tps + off;
+        a.n = all->n - off < per ? all->n - off : per;
+        a.offsets = all->offsets != NULL ? all->offsets + off : NULL;
+        a.out = all->out != NULL ? all->out + off : NULL;
+        st = mm2_kafka_handle_tp_index(k, a.tps, a.n, &idx, err);
+        a.idx = idx;
+        if (st == MM2_OK)
+            st = admin_run(k, c, &a, dl, what, err);
+        free(idx);
+    }
+    return st;
+}
+
+/* ---- the calls --------------------------------------------------------------------------- */
 
 enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
                                     const struct mm2_tp *tps, size_t n, int64_t *out,
@@ -535,30 +448,19 @@ enum mm2_status mm2_kafka_committed(struct mm2_kafka *k, const char *group,
 {
     char what[320];
     struct tpidx *idx = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || out == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "committed offsets: no group or no output");
     snprintf(what, sizeof(what), "committed offsets of group '%.255s'", group);
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     free(idx);
-    /* In calls of MM2K_PARTITIONS_PER_CALL: librdkafka 2.0.2 matches each partition of an
-     * OffsetFetch answer to the list it builds by linear search (rd_kafka_handle_OffsetFetch),
-     * quadratic in the partitions of one call. */
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+    if (st == MM2_OK) {
+        struct admin_args all = {.group = group, .tps = tps, .n = n, .out = out};
 
-        idx = NULL;
-        st = mm2k_tp_index(k, tps + off, m, &idx, err);
-        if (st == MM2_OK) {
-            struct admin_args a = {
-                .group = group, .tps = tps + off, .idx = idx, .n = m, .out = out + off};
-
-            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMITTED], &a, dl, what, err);
-        }
-        free(idx);
+        st = admin_batches(k, &ADMIN_CALLS[ADMIN_COMMITTED], &all, dl, what, err);
     }
     return st;
 }
@@ -569,116 +471,16 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
 {
     char what[320];
     struct admin_args a = {.group = group, .info = out};
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || out == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "group state: no group or no output");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "group state: no group or no output");
     *out = (struct mm2_group_info){{0}, 0, {0}};
     snprintf(what, sizeof(what), "state of group '%.255s'", group);
-    return mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
+    return admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
 }
-
-/* ---- log offsets ------------------------------------------------------------------------- */
-
-/* rd_kafka_offsets_for_times for timestamp ts (-2 log start, -1 end: high watermark or last
- * stable offset, by the handle's isolation.level) on tps[0..n), one ListOffsets request per
- * leader. librdkafka 2.0.2 leaves an offset as the timestamp asked when no answer came for it (a
- * leader that did not answer in time is not an error there), and folds the first per-partition
- * error into its return code without telling which partition; a negative offset after NO_ERROR
- * is therefore "not answered" and retried. The list keeps its order through the call
- * (rd_kafka_topic_partition_list_update writes the answers in place), so elems[j] is tps[j]. */
-static enum mm2_status list_offsets_chunk(struct mm2_kafka *k, struct handle *h,
-                                          const struct mm2_tp *tps, size_t n, int64_t ts,
-                                          int64_t *out, const char *what,
-                                          const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    enum mm2_status st = MM2_OK;
-
-    while (st == MM2_OK) {
-        struct attempt a = {RD_KAFKA_RESP_ERR_NO_ERROR, NULL, 0};
-        rd_kafka_topic_partition_list_t *l = tp_list(tps, n);
-
-        if (l == NULL)
-            return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
-        for (int j = 0; j < l->cnt; j++)
-            l->elems[j].offset = ts;
-        a.e = rd_kafka_offsets_for_times(h->rk, l, mm2k_slice_ms(dl, 0));
-        mm2k_serve(h, 0);
-        for (int j = 0; j < l->cnt && a.e == RD_KAFKA_RESP_ERR_NO_ERROR; j++) {
-            if (l->elems[j].err != RD_KAFKA_RESP_ERR_NO_ERROR)
-                a = (struct attempt){l->elems[j].err, tps[j].topic, tps[j].partition};
-            else if (l->elems[j].offset < 0)
-                a = (struct attempt){RD_KAFKA_RESP_ERR__TIMED_OUT, tps[j].topic, tps[j].partition};
-            else
-                out[j] = l->elems[j].offset;
-        }
-        if (a.e != RD_KAFKA_RESP_ERR_NO_ERROR && a.topic == NULL && n == 1) {
-            a.topic = tps[0].topic;
-            a.partition = tps[0].partition;
-        }
-        rd_kafka_topic_partition_list_destroy(l);
-        if (a.e == RD_KAFKA_RESP_ERR_NO_ERROR)
-            return MM2_OK;
-        st = settle(k, h, &a, dl, what, err);
-    }
-    return st;
-}
-
-/* The same on every partition, in calls of at most MM2K_PARTITIONS_PER_CALL partitions:
- * librdkafka 2.0.2 matches each partition of a call against lists of the whole call by linear
- * search (rd_kafka_topic_partition_list_query_leaders0 per leader, then
- * rd_kafka_topic_partition_list_update over the answers), so one call costs CPU as the square of
- * its partitions (bench/listoffsets: 471 ms at 10,000, 11.8 s at 50,000) and calls of a fixed
- * size cost it linearly (65 ms and 224 ms in calls of 1,000). The price is one request per leader
- * per call: ceil(n / 1,000) calls instead of one. No other call of that version answers
- * ListOffsets for many partitions (rd_kafka_ListOffsets is 2.3's; query_watermark_offsets asks
- * per partition). */
-enum mm2_status mm2k_list_offsets(struct mm2_kafka *k, struct handle *h, const struct mm2_tp *tps,
-                                  size_t n, int64_t ts, int64_t *out, const char *what,
-                                  const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    enum mm2_status st = mm2k_wait_up(k, h, dl, what, err);
-
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
-
-        st = list_offsets_chunk(k, h, tps + off, m, ts, out + off, what, dl, err);
-    }
-    return st;
-}
-
-enum mm2_status mm2_kafka_log_offsets(struct mm2_kafka *k, const struct mm2_tp *tps, size_t n,
-                                      int64_t *start, int64_t *end, int64_t *stable,
-                                      const struct mm2_deadline *dl, struct mm2_error *err)
-{
-    struct tpidx *idx = NULL;
-    struct handle *h;
-    enum mm2_status st = mm2k_enter(k, dl, err);
-
-    if (st != MM2_OK)
-        return st;
-    if (end == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "log offsets: no output for the end");
-    st = mm2k_tp_index(k, tps, n, &idx, err);
-    if (st == MM2_OK)
-        st = mm2k_handle_get(k, false, &h, err);
-    if (st == MM2_OK && start != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_BEGINNING, start, "log start offsets",
-                               dl, err);
-    if (st == MM2_OK)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, end, "log end offsets", dl, err);
-    if (st == MM2_OK && stable != NULL)
-        st = mm2k_handle_get(k, true, &h, err);
-    if (st == MM2_OK && stable != NULL)
-        st = mm2k_list_offsets(k, h, tps, n, RD_KAFKA_OFFSET_END, stable, "last stable offsets", dl,
-                               err);
-    free(idx);
-    return st;
-}
-
-/* ---- commit ------------------------------------------------------------------------------ */
 
 enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
                                  const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
@@ -686,36 +488,52 @@ enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const s
 {
     char what[320];
     struct tpidx *idx = NULL;
-    enum mm2_status st = mm2k_enter(k, dl, err);
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
 
     if (st != MM2_OK)
         return st;
     if (!group_valid(group) || offsets == NULL)
-        return mm2k_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "commit: no group or no offsets");
     snprintf(what, sizeof(what), "commit to group '%.255s'", group);
     /* Every partition checked before any is committed. */
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     free(idx);
     for (size_t i = 0; st == MM2_OK && i < n; i++)
         if (offsets[i] < 0)
-            st = mm2k_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64, what, 255,
-                           tps[i].topic, (int)tps[i].partition, offsets[i]);
-    /* In calls of MM2K_PARTITIONS_PER_CALL, like the reads: librdkafka (2.0.2, and 2.8.0
-     * alike) matches each partition of an OffsetCommit answer to the list it sent by linear search
-     * (rd_kafka_topic_partition_list_find in the AlterConsumerGroupOffsets response handler),
-     * quadratic in the partitions of one call. */
-    for (size_t off = 0; st == MM2_OK && off < n; off += MM2K_PARTITIONS_PER_CALL) {
-        size_t m = n - off < MM2K_PARTITIONS_PER_CALL ? n - off : MM2K_PARTITIONS_PER_CALL;
+            st = mm2_kafka_handle_fail(k, err, MM2_USAGE, "%s: %.*s[%d]: negative offset %" PRId64,
+                                       what, 255, tps[i].topic, (int)tps[i].partition, offsets[i]);
+    if (st == MM2_OK) {
+        struct admin_args all = {.group = group, .tps = tps, .n = n, .offsets = offsets};
 
-        idx = NULL;
-        st = mm2k_tp_index(k, tps + off, m, &idx, err);
-        if (st == MM2_OK) {
-            struct admin_args a = {
-                .group = group, .tps = tps + off, .idx = idx, .n = m, .offsets = offsets + off};
-
-            st = mm2k_admin_run(k, &ADMIN_CALLS[ADMIN_COMMIT], &a, dl, what, err);
-        }
-        free(idx);
+        st = admin_batches(k, &ADMIN_CALLS[ADMIN_COMMIT], &all, dl, what, err);
     }
+    return st;
+}
+
+enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topics, size_t n,
+                                    bool *compacted, const struct mm2_deadline *dl,
+                                    struct mm2_error *err)
+{
+    struct mm2_tp *tps;
+    struct tpidx *idx = NULL;
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (topics == NULL || compacted == NULL)
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "cleanup.policy: no topics or no output");
+    tps = calloc(n + 1, sizeof(*tps));
+    if (tps == NULL)
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "cleanup.policy: out of memory");
+    for (size_t i = 0; i < n; i++)
+        tps[i] = (struct mm2_tp){topics[i], 0}; /* partition 0: the index keys topics alone */
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
+    if (st == MM2_OK) {
+        struct admin_args a = {.tps = tps, .idx = idx, .n = n, .compacted = compacted};
+
+        st = admin_run(k, &ADMIN_CALLS[ADMIN_CONFIGS], &a, dl, "cleanup.policy of the topics", err);
+    }
+    free(idx);
+    free(tps);
     return st;
 }

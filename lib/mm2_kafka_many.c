@@ -1,27 +1,31 @@
 /*
  * mm2_kafka_many: the records of many partition ranges in one pass (see mm2_kafka.h,
- * mm2_kafka_read_many). Every range is assigned at once, so librdkafka puts all the partitions a
- * leader holds into each Fetch it sends: the requests grow with the bytes read, not with the
- * number of partitions. A range that is done (its last offset, the partition's end, or its byte
- * budget) is paused, so nothing more is fetched for it; the pauses are sent in batches
- * (PAUSE_BATCH, or whenever the queue is idle), since one pause call per range cost librdkafka an
- * op round per partition. A read may also be capped by the memory its records take together: a
- * range whose next record would pass that cap is deferred (its records dropped, for a caller to
- * read it in a later pass) and the others go on, so what is held never passes the cap.
+ * mm2_kafka_read_many), the top of the Kafka client: it calls mm2_kafka_read.c (the records)
+ * and mm2_kafka_handle.c (handles, pauses, messages), and nothing calls it. Every range is assigned
+ * at once, so librdkafka puts all the partitions a leader holds into each Fetch it sends: the
+ * requests grow with the bytes read, not with the number of partitions. A range that is done (its
+ * last offset, the partition's end, or its byte budget) is paused, so nothing more is fetched for
+ * it; the pauses are sent in batches (PAUSE_BATCH, or whenever the queue is idle), since one pause
+ * call per range cost librdkafka an op round per partition. A read may also be capped by the memory
+ * its records take together: a range whose next record would pass that cap is deferred (its records
+ * dropped, for a caller to read it in a later pass) and the others go on, so what is held never
+ * passes the cap.
  *
- * The ranges are spread over lanes of at most k->per_reader partitions (MM2K_PER_READER), each
- * on a handle of its own (mm2k_reader_get) and a thread of its own, side by side. librdkafka
- * 2.8.0 spends, per handle, time that grows as the square of the partitions assigned to it: its
- * broker thread decides for every partition it leads whether to fetch it on each wake-up
- * (rd_kafka_broker_consumer_toppars_serve), each assign, pause and unassign of a partition
- * inserts a priority op in order into the one consumer queue (rd_kafka_q_enq0 behind
- * rd_kafka_toppar_op_version_bump), and each partition leaving the assignment is removed from a
- * list by linear search (rd_kafka_cgrp_partition_del). Split over L handles, that is L times
- * less; each lane costs one handle's connections and one metadata request (bench/README.md has
- * the figures). A handle made for the read asks for its topics' metadata right after the assign,
- * so that it does not wait for librdkafka's next refresh before its first fetch (leaders()).
+ * The ranges are spread over lanes of at most k->per_reader partitions
+ * (MM2_KAFKA_HANDLE_PER_READER), each on a handle of its own (mm2_kafka_handle_reader) and a thread
+ * of its own, side by side. librdkafka 2.8.0 spends, per handle, time that grows as the square of
+ * the partitions assigned to it: its broker thread decides for every partition it leads whether to
+ * fetch it on each wake-up (rd_kafka_broker_consumer_toppars_serve), each assign, pause and
+ * unassign of a partition inserts a priority op in order into the one consumer queue
+ * (rd_kafka_q_enq0 behind rd_kafka_toppar_op_version_bump), and each partition leaving the
+ * assignment is removed from a list by linear search (rd_kafka_cgrp_partition_del). Split over L
+ * handles, that is L times less; each lane costs one handle's connections and one metadata request
+ * (bench/README.md has the figures). A handle made for the read asks for its topics' metadata right
+ * after the assign, so that it does not wait for librdkafka's next refresh before its first fetch
+ * (leaders()).
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_handle.h"
+#include "mm2_kafka_read.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -66,23 +70,12 @@ struct lane {
     struct mm2_error err;
 };
 
-static int tpidx_cmp(const void *a, const void *b)
-{
-    const struct tpidx *x = a, *y = b;
-    int c = strcmp(x->topic, y->topic);
-
-    if (c != 0)
-        return c;
-    return (x->partition > y->partition) - (x->partition < y->partition);
-}
-
 /* The range a message belongs to, or n when none of the lane's does. */
 static size_t range_of(const struct lane *l, const rd_kafka_message_t *msg)
 {
-    struct tpidx key = {rd_kafka_topic_name(msg->rkt), msg->partition, 0};
-    const struct tpidx *hit = bsearch(&key, l->idx, l->n, sizeof(*l->idx), tpidx_cmp);
+    long i = mm2_kafka_handle_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition);
 
-    return hit != NULL ? hit->i : l->m->n;
+    return i >= 0 ? (size_t)i : l->m->n;
 }
 
 static size_t record_bytes(const rd_kafka_message_t *msg)
@@ -167,18 +160,19 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
     if (msg->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
         if (msg->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
             msg->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE)
-            return mm2k_fail(
+            return mm2_kafka_handle_fail(
                 m->k, err, MM2_UNEXPECTED,
                 "read %.255s[%d]: offset %" PRId64 " is outside the partition's log (%s)",
                 m->r[i].topic, (int)m->r[i].partition, m->r[i].from, rd_kafka_err2name(msg->err));
-        if (mm2k_auth_error(msg->err))
-            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_CONFIG, "read: %s: %s",
-                                             rd_kafka_err2name(msg->err),
-                                             rd_kafka_err2str(msg->err));
-        if (!mm2k_retriable(msg->err))
-            return mm2k_fail(m->k, err, mm2k_status_of(msg->err), "read %.255s[%d]: %s: %s",
-                             m->r[i].topic, (int)m->r[i].partition, rd_kafka_err2name(msg->err),
-                             rd_kafka_err2str(msg->err));
+        if (mm2_kafka_handle_auth_error(msg->err))
+            return mm2_kafka_handle_fail_last_error(m->k, l->h, err, MM2_CONFIG, "read: %s: %s",
+                                                    rd_kafka_err2name(msg->err),
+                                                    rd_kafka_err2str(msg->err));
+        if (!mm2_kafka_handle_retriable(msg->err))
+            return mm2_kafka_handle_fail(m->k, err, mm2_kafka_handle_status_of(msg->err),
+                                         "read %.255s[%d]: %s: %s", m->r[i].topic,
+                                         (int)m->r[i].partition, rd_kafka_err2name(msg->err),
+                                         rd_kafka_err2str(msg->err));
         return MM2_OK;
     }
     if (msg->offset >= m->r[i].until) {
@@ -192,11 +186,11 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
         finish(l, i);
         return MM2_OK;
     }
-    if (!mm2k_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
-        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
+    if (!mm2_kafka_read_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
+        return mm2_kafka_handle_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
     cost = mm2_record_cost(&m->out[i].v[m->out[i].n - 1]);
     if (!reserve(m, cost)) {
-        mm2k_record_pop(&m->out[i]); /* never held: the range is read again later */
+        mm2_kafka_read_record_pop(&m->out[i]); /* never held: the range is read again later */
         defer(l, i);
         return MM2_OK;
     }
@@ -204,58 +198,6 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
     if (msg->offset + 1 >= m->r[i].until)
         finish(l, i);
     return MM2_OK;
-}
-
-bool mm2k_paused_add(struct handle *h, const char *topic, int32_t partition)
-{
-    char *t;
-
-    if (h->npaused == h->cappaused) {
-        size_t c = h->cappaused > 0 ? h->cappaused * 2 : 64;
-        struct paused_tp *v = realloc(h->paused, c * sizeof(*v));
-        if (v == NULL)
-            return false;
-        h->paused = v;
-        h->cappaused = c;
-    }
-    t = strdup(topic);
-    if (t == NULL)
-        return false;
-    h->paused[h->npaused++] = (struct paused_tp){t, partition};
-    return true;
-}
-
-void mm2k_paused_lift(struct handle *h, const struct tpidx *idx, size_t n)
-{
-    rd_kafka_topic_partition_list_t *l;
-    size_t kept = 0;
-
-    if (h->npaused == 0 || n == 0)
-        return;
-    l = rd_kafka_topic_partition_list_new(16);
-    for (size_t i = 0; i < h->npaused; i++) {
-        struct tpidx key = {h->paused[i].topic, h->paused[i].partition, 0};
-        if (l != NULL && bsearch(&key, idx, n, sizeof(*idx), tpidx_cmp) != NULL) {
-            rd_kafka_topic_partition_list_add(l, h->paused[i].topic, h->paused[i].partition);
-            free(h->paused[i].topic);
-        } else {
-            h->paused[kept++] = h->paused[i];
-        }
-    }
-    h->npaused = kept;
-    if (l != NULL && l->cnt > 0)
-        rd_kafka_resume_partitions(h->rk, l);
-    if (l != NULL)
-        rd_kafka_topic_partition_list_destroy(l);
-}
-
-void mm2k_paused_free(struct handle *h)
-{
-    for (size_t i = 0; i < h->npaused; i++)
-        free(h->paused[i].topic);
-    free(h->paused);
-    h->paused = NULL;
-    h->npaused = h->cappaused = 0;
 }
 
 /* Leaves the pauses of the lane's ranges to its handle; one it cannot note is resumed now. */
@@ -266,7 +208,7 @@ static void note_pauses(struct lane *l)
 
     for (size_t j = 0; j < l->n; j++) {
         size_t i = l->idx[j].i;
-        if (!m->paused[i] || mm2k_paused_add(l->h, m->r[i].topic, m->r[i].partition))
+        if (!m->paused[i] || mm2_kafka_handle_paused_add(l->h, m->r[i].topic, m->r[i].partition))
             continue;
         if (rl == NULL)
             rl = rd_kafka_topic_partition_list_new(16);
@@ -286,8 +228,9 @@ static enum mm2_status assign_all(struct lane *l, struct mm2_error *err)
     rd_kafka_resp_err_t e;
 
     if (al == NULL)
-        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
-    mm2k_paused_lift(l->h, l->idx, l->n); /* an earlier read's pauses on these partitions */
+        return mm2_kafka_handle_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
+    /* An earlier read's pauses on these partitions. */
+    mm2_kafka_handle_paused_lift(l->h, l->idx, l->n);
     for (size_t j = 0; j < l->n; j++) {
         size_t i = l->idx[j].i;
         if (m->r[i].from < m->r[i].until)
@@ -297,40 +240,42 @@ static enum mm2_status assign_all(struct lane *l, struct mm2_error *err)
     e = al->cnt > 0 ? rd_kafka_assign(l->h->rk, al) : RD_KAFKA_RESP_ERR_NO_ERROR;
     rd_kafka_topic_partition_list_destroy(al);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return mm2k_fail(m->k, err, MM2_UNEXPECTED, "read: assign: %s", rd_kafka_err2name(e));
+        return mm2_kafka_handle_fail(m->k, err, MM2_UNEXPECTED, "read: assign: %s",
+                                     rd_kafka_err2name(e));
     return MM2_OK;
 }
 
 /* One metadata request for the topics the lane's handle knows, those just assigned among them,
- * on a handle this read made: librdkafka learns a new topic's leaders only at its next refresh
- * (about 0.5 s later, measured on the mock cluster), and fetches nothing for the topic meanwhile.
- * Not on a handle made before: it has the topics' metadata (the ListOffsets before the read
- * cached it), and the same request there took 1.3 to 1.7 s with 2,500 partitions assigned and
- * 45 s with 10,000 (bench/offsets' bed, the target's read_committed handle), its partitions
- * fetched long before it returned. Retried like the fetches, until the deadline. */
+ * on a handle this read made: librdkafka learns a new topic's leaders only at its next refresh,
+ * and fetches nothing for the topic meanwhile. Not on a handle made before: it has the topics'
+ * metadata (the ListOffsets before the read cached it), and there the same request, with
+ * thousands of partitions assigned, returned long after they were fetched, later the more were
+ * assigned (bench/README.md, "The Kafka client's figures"). Retried like the fetches, until the
+ * deadline. */
 static enum mm2_status leaders(struct lane *l, struct mm2_error *err)
 {
     struct many *m = l->m;
 
     for (;;) {
         const struct rd_kafka_metadata *md = NULL;
-        rd_kafka_resp_err_t e =
-            rd_kafka_metadata(l->h->rk, 0, NULL, &md, mm2k_slice_ms(m->dl, 10 * SLICE_MS));
+        rd_kafka_resp_err_t e = rd_kafka_metadata(l->h->rk, 0, NULL, &md,
+                                                  mm2_kafka_handle_slice_ms(m->dl, 10 * SLICE_MS));
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
             rd_kafka_metadata_destroy(md);
             return MM2_OK;
         }
-        mm2k_serve(l->h, 0);
-        if (mm2k_hopeless(l->h))
-            return mm2k_hopeless_fail(m->k, l->h, "read", err);
+        mm2_kafka_handle_serve(l->h, 0);
+        if (mm2_kafka_handle_hopeless(l->h))
+            return mm2_kafka_handle_hopeless_fail(m->k, l->h, "read", err);
         if (mm2_deadline_expired(m->dl))
-            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_UNREACHABLE,
-                                             "read: no broker told the partitions' leaders "
-                                             "before the deadline (%s)",
-                                             rd_kafka_err2name(e));
+            return mm2_kafka_handle_fail_last_error(m->k, l->h, err, MM2_UNREACHABLE,
+                                                    "read: no broker told the partitions' leaders "
+                                                    "before the deadline (%s)",
+                                                    rd_kafka_err2name(e));
         if (atomic_load(&m->stop))
             return MM2_OK; /* another lane failed: its error is the read's */
-        mm2k_serve(l->h, mm2k_slice_ms(m->dl, 10)); /* a refusal that came back at once */
+        mm2_kafka_handle_serve(
+            l->h, mm2_kafka_handle_slice_ms(m->dl, 10)); /* a refusal that came back at once */
     }
 }
 
@@ -339,10 +284,11 @@ static enum mm2_status consume(struct lane *l, struct mm2_error *err)
     struct many *m = l->m;
 
     while (l->left > 0) {
-        rd_kafka_message_t *msg = rd_kafka_consumer_poll(l->h->rk, mm2k_slice_ms(m->dl, SLICE_MS));
+        rd_kafka_message_t *msg =
+            rd_kafka_consumer_poll(l->h->rk, mm2_kafka_handle_slice_ms(m->dl, SLICE_MS));
         enum mm2_status st = MM2_OK;
 
-        mm2k_serve(l->h, 0);
+        mm2_kafka_handle_serve(l->h, 0);
         if (msg != NULL) {
             st = take(l, msg, err);
             rd_kafka_message_destroy(msg);
@@ -355,13 +301,14 @@ static enum mm2_status consume(struct lane *l, struct mm2_error *err)
             break;
         if (atomic_load(&m->stop))
             return MM2_OK; /* another lane failed: its error is the read's */
-        if (mm2k_hopeless(l->h))
-            return mm2k_hopeless_fail(m->k, l->h, "read", err);
+        if (mm2_kafka_handle_hopeless(l->h))
+            return mm2_kafka_handle_hopeless_fail(m->k, l->h, "read", err);
         if (mm2_deadline_expired(m->dl))
-            return mm2k_fail_with_last_error(m->k, l->h, err, MM2_UNREACHABLE,
-                                             "read: deadline passed with %zu of %zu range(s) "
-                                             "still being read",
-                                             atomic_load(&m->left), m->n);
+            return mm2_kafka_handle_fail_last_error(
+                m->k, l->h, err, MM2_UNREACHABLE,
+                "read: deadline passed with %zu of %zu range(s) "
+                "still being read",
+                atomic_load(&m->left), m->n);
     }
     return MM2_OK;
 }
@@ -380,22 +327,24 @@ static void *lane_run(void *arg)
         l->st = consume(l, &l->err);
     /* Unassigning drops what was fetched beyond the ranges: the next read starts afresh. A
      * pause belongs to the partition in librdkafka, not to the assignment: the handle keeps the
-     * list, and the read that assigns the partition again lifts it (mm2k_paused_lift). */
+     * list, and the read that assigns the partition again lifts it (mm2_kafka_handle_paused_lift).
+     */
     if (l->pause != NULL)
         rd_kafka_topic_partition_list_destroy(l->pause); /* unassigned below: no pause needed */
     l->pause = NULL;
     note_pauses(l);
     e = rd_kafka_assign(l->h->rk, NULL);
     if (l->st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
-        l->st =
-            mm2k_fail(l->m->k, &l->err, MM2_UNEXPECTED, "read: unassign: %s", rd_kafka_err2name(e));
+        l->st = mm2_kafka_handle_fail(l->m->k, &l->err, MM2_UNEXPECTED, "read: unassign: %s",
+                                      rd_kafka_err2name(e));
     if (l->st != MM2_OK)
         atomic_store(&l->m->stop, true);
     return NULL;
 }
 
-/* Gives each list back the slots it does not use (a list grows from 64 slots: 10,000 short
- * tails held 4.6 KiB each). */
+/* Gives each list back the slots it does not use: a list grows by doubling, so up to half of
+ * them may be empty, and over thousands of short lists that adds up (bench/README.md, "The Kafka
+ * client's figures"). */
 static void shrink(struct many *m)
 {
     for (size_t i = 0; i < m->n; i++) {
@@ -409,7 +358,8 @@ static void shrink(struct many *m)
 }
 
 /* Cuts idx (sorted) into lanes of about as many ranges to read each, at most k->per_reader
- * (MM2K_READERS lanes at most), and gives each its handle. Returns the number of lanes. */
+ * (MM2_KAFKA_HANDLE_READERS lanes at most), and gives each its handle. Returns the number of lanes.
+ */
 static size_t lanes_make(struct many *m, struct tpidx *idx, bool committed, struct lane *lanes,
                          enum mm2_status *st, struct mm2_error *err)
 {
@@ -419,7 +369,7 @@ static size_t lanes_make(struct many *m, struct tpidx *idx, bool committed, stru
     for (size_t i = 0; i < m->n; i++)
         active += m->r[i].from < m->r[i].until;
     nl = active / per_reader + (active % per_reader != 0);
-    nl = nl < 1 ? 1 : nl > MM2K_READERS ? MM2K_READERS : nl;
+    nl = nl < 1 ? 1 : nl > MM2_KAFKA_HANDLE_READERS ? MM2_KAFKA_HANDLE_READERS : nl;
     per = active / nl + (active % nl != 0);
     for (size_t l = 0; l < nl; l++)
         lanes[l] = (struct lane){m, NULL, &idx[0], 0, 0, false, NULL, MM2_OK, {0}};
@@ -438,8 +388,34 @@ static size_t lanes_make(struct many *m, struct tpidx *idx, bool committed, stru
     }
     atomic_store(&m->left, active);
     for (size_t l = 0; l < nl && *st == MM2_OK; l++)
-        *st = mm2k_reader_get(m->k, committed, l, &lanes[l].h, &lanes[l].made, err);
+        *st = mm2_kafka_handle_reader(m->k, committed, l, &lanes[l].h, &lanes[l].made, err);
     return nl;
+}
+
+/* Runs the nl lanes side by side, the first on this thread and each other on a thread of its own
+ * (one that gets no thread runs after the others); the read's status is the first failed lane's,
+ * its message into err. */
+static enum mm2_status lanes_run(struct lane *lanes, size_t nl, struct mm2_error *err)
+{
+    pthread_t thread[MM2_KAFKA_HANDLE_READERS];
+    bool threaded[MM2_KAFKA_HANDLE_READERS] = {false};
+
+    for (size_t l = 1; l < nl; l++)
+        threaded[l] = pthread_create(&thread[l], NULL, lane_run, &lanes[l]) == 0;
+    if (nl > 0)
+        (void)lane_run(&lanes[0]);
+    for (size_t l = 1; l < nl; l++) {
+        if (threaded[l])
+            (void)pthread_join(thread[l], NULL);
+        else
+            (void)lane_run(&lanes[l]); /* no thread to be had: after the others */
+    }
+    for (size_t l = 0; l < nl; l++)
+        if (lanes[l].st != MM2_OK) {
+            *err = lanes[l].err;
+            return lanes[l].st;
+        }
+    return MM2_OK;
 }
 
 enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_range *r, size_t n,
@@ -455,9 +431,7 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
                      .cut = cut,
                      .deferred = deferred,
                      .memory = SIZE_MAX};
-    struct lane lanes[MM2K_READERS];
-    pthread_t thread[MM2K_READERS];
-    bool threaded[MM2K_READERS] = {false};
+    struct lane lanes[MM2_KAFKA_HANDLE_READERS];
     struct tpidx *idx = NULL;
     struct mm2_tp *tps;
     size_t nl = 0;
@@ -468,25 +442,27 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
     atomic_init(&m.left, 0);
     for (size_t i = 0; out != NULL && i < n; i++)
         out[i] = (struct mm2_record_list){NULL, 0};
-    st = mm2k_enter(k, dl, err);
+    st = mm2_kafka_handle_enter(k, dl, err);
     if (st != MM2_OK)
         return st;
     if (r == NULL || n == 0 || out == NULL || cut == NULL || caps == NULL || caps->budget == 0 ||
         caps->memory == 0 || (caps->memory != SIZE_MAX && deferred == NULL))
-        return mm2k_fail(k, err, MM2_USAGE,
-                         "read: needs ranges, an output list and flags for each, a budget and a "
-                         "memory cap > 0");
+        return mm2_kafka_handle_fail(
+            k, err, MM2_USAGE,
+            "read: needs ranges, an output list and flags for each, a budget and a "
+            "memory cap > 0");
     m.budget = caps->budget;
     m.memory = caps->memory;
     for (size_t i = 0; i < n; i++)
         if (r[i].from < 0 || r[i].until < 0)
-            return mm2k_fail(k, err, MM2_USAGE, "read: range %zu has a negative offset", i);
+            return mm2_kafka_handle_fail(k, err, MM2_USAGE, "read: range %zu has a negative offset",
+                                         i);
     tps = calloc(n, sizeof(*tps));
     if (tps == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
     for (size_t i = 0; i < n; i++)
         tps[i] = (struct mm2_tp){r[i].topic, r[i].partition};
-    st = mm2k_tp_index(k, tps, n, &idx, err);
+    st = mm2_kafka_handle_tp_index(k, tps, n, &idx, err);
     free(tps);
     if (st != MM2_OK)
         return st;
@@ -498,24 +474,11 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
     if (deferred != NULL)
         memset(deferred, 0, n * sizeof(*deferred));
     if (m.cap == NULL || m.bytes == NULL || m.done == NULL || m.paused == NULL)
-        st = mm2k_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
+        st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
     if (st == MM2_OK)
         nl = lanes_make(&m, idx, committed, lanes, &st, err);
-    for (size_t l = 1; st == MM2_OK && l < nl; l++)
-        threaded[l] = pthread_create(&thread[l], NULL, lane_run, &lanes[l]) == 0;
-    if (st == MM2_OK && nl > 0)
-        (void)lane_run(&lanes[0]);
-    for (size_t l = 1; st == MM2_OK && l < nl; l++) {
-        if (threaded[l])
-            (void)pthread_join(thread[l], NULL);
-        else
-            (void)lane_run(&lanes[l]); /* no thread to be had: after the others */
-    }
-    for (size_t l = 0; st == MM2_OK && l < nl; l++)
-        if (lanes[l].st != MM2_OK) {
-            *err = lanes[l].err;
-            st = lanes[l].st;
-        }
+    if (st == MM2_OK)
+        st = lanes_run(lanes, nl, err);
     if (m.cap != NULL)
         shrink(&m);
     free(idx);

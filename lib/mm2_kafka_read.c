@@ -1,10 +1,13 @@
 /*
- * mm2_kafka_read: the bounded read of one partition's records (see mm2_kafka.h), on the handle
- * of the isolation level asked: the end is asked first (ListOffsets), then the partition is
- * assigned at the start offset and consumed up to the end, max records or the deadline, and
- * unassigned.
+ * mm2_kafka_read: the bounded read of one partition's records (see mm2_kafka.h, and
+ * mm2_kafka_read.h for what mm2_kafka_many.c uses), on the handle of the isolation level asked:
+ * the end is asked first (ListOffsets, mm2_kafka_cluster.c), then the partition is assigned at the
+ * start offset and consumed up to the end, max records or the deadline, and unassigned. The
+ * records are copies, owned by their list (copied, costed and freed here).
  */
-#include "mm2_kafka_internal.h"
+#include "mm2_kafka_cluster.h"
+#include "mm2_kafka_handle.h"
+#include "mm2_kafka_read.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -83,8 +86,8 @@ static bool record_copy(const rd_kafka_message_t *m, struct mm2_record *r)
     return true;
 }
 
-bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
-                        const rd_kafka_message_t *m)
+bool mm2_kafka_read_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
+                                  const rd_kafka_message_t *m)
 {
     if (out->n == *cap) {
         size_t c = *cap > 0 ? *cap * 2 : 4; /* many lists hold a few records each */
@@ -107,7 +110,7 @@ bool mm2k_record_append(struct mm2_record_list *out, size_t *cap, size_t max,
  * the log: never a silent jump. */
 static bool read_fatal(rd_kafka_resp_err_t e)
 {
-    return !mm2k_retriable(e) || mm2k_auth_error(e);
+    return !mm2_kafka_handle_retriable(e) || mm2_kafka_handle_auth_error(e);
 }
 
 /* Consumes the assigned partition until until, max records, the end or the deadline. */
@@ -119,30 +122,34 @@ static enum mm2_status read_loop(struct mm2_kafka *k, struct handle *h, const ch
     size_t cap = 0;
 
     for (;;) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(h->rk, mm2k_slice_ms(dl, SLICE_MS));
+        rd_kafka_message_t *m =
+            rd_kafka_consumer_poll(h->rk, mm2_kafka_handle_slice_ms(dl, SLICE_MS));
         enum mm2_status st = MM2_OK;
         bool done = false;
 
-        mm2k_serve(h, 0);
+        mm2_kafka_handle_serve(h, 0);
         if (m != NULL && m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
             done = true; /* the fetch position reached the end: nothing more to read */
         } else if (m != NULL && m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             if (m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
                 m->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE)
-                st = mm2k_fail(k, err, MM2_UNEXPECTED,
-                               "%s: offset %" PRId64 " is outside the partition's log (%s)", what,
-                               from, rd_kafka_err2name(m->err));
-            else if (mm2k_auth_error(m->err)) /* librdkafka's text says why */
-                st = mm2k_fail_with_last_error(k, h, err, MM2_CONFIG, "%s: %s: %s", what,
-                                               rd_kafka_err2name(m->err), rd_kafka_err2str(m->err));
+                st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
+                                           "%s: offset %" PRId64
+                                           " is outside the partition's log (%s)",
+                                           what, from, rd_kafka_err2name(m->err));
+            else if (mm2_kafka_handle_auth_error(m->err)) /* librdkafka's text says why */
+                st = mm2_kafka_handle_fail_last_error(k, h, err, MM2_CONFIG, "%s: %s: %s", what,
+                                                      rd_kafka_err2name(m->err),
+                                                      rd_kafka_err2str(m->err));
             else if (read_fatal(m->err))
-                st = mm2k_fail(k, err, mm2k_status_of(m->err), "%s: %s: %s", what,
-                               rd_kafka_err2name(m->err), rd_kafka_err2str(m->err));
+                st = mm2_kafka_handle_fail(k, err, mm2_kafka_handle_status_of(m->err), "%s: %s: %s",
+                                           what, rd_kafka_err2name(m->err),
+                                           rd_kafka_err2str(m->err));
         } else if (m != NULL) {
             if (m->offset >= until) {
                 done = true;
-            } else if (!mm2k_record_append(out, &cap, max, m)) {
-                st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+            } else if (!mm2_kafka_read_record_append(out, &cap, max, m)) {
+                st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
             } else if (out->n >= max || m->offset + 1 >= until) {
                 done = true; /* the last offset of the range: no need to wait for the end */
             }
@@ -151,12 +158,12 @@ static enum mm2_status read_loop(struct mm2_kafka *k, struct handle *h, const ch
             rd_kafka_message_destroy(m);
         if (st != MM2_OK || done)
             return st;
-        if (mm2k_hopeless(h))
-            return mm2k_hopeless_fail(k, h, what, err);
+        if (mm2_kafka_handle_hopeless(h))
+            return mm2_kafka_handle_hopeless_fail(k, h, what, err);
         if (mm2_deadline_expired(dl))
-            return mm2k_fail_with_last_error(k, h, err, MM2_UNREACHABLE,
-                                             "%s: deadline passed after %zu record(s)", what,
-                                             out->n);
+            return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
+                                                    "%s: deadline passed after %zu record(s)", what,
+                                                    out->n);
     }
 }
 
@@ -177,13 +184,13 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
 
     if (out != NULL)
         *out = (struct mm2_record_list){NULL, 0};
-    st = mm2k_enter(k, dl, err);
+    st = mm2_kafka_handle_enter(k, dl, err);
     if (st != MM2_OK)
         return st;
     if (out == NULL || max == 0 || from < 0 || until < -1)
-        return mm2k_fail(k, err, MM2_USAGE,
-                         "read: needs an output list, max >= 1, from >= 0 and until >= -1");
-    st = mm2k_tp_index(k, &tp, 1, &idx, err);
+        return mm2_kafka_handle_fail(
+            k, err, MM2_USAGE, "read: needs an output list, max >= 1, from >= 0 and until >= -1");
+    st = mm2_kafka_handle_tp_index(k, &tp, 1, &idx, err);
     if (st != MM2_OK)
         return st;
     if (until != -1 && from >= until) {
@@ -196,9 +203,10 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
      * ListOffsets answers UNKNOWN_PARTITION at once. */
     snprintf(endwhat, sizeof(endwhat), "%s: %s", what,
              committed ? "last stable offset" : "log end offset");
-    st = mm2k_handle_get(k, committed, &h, err);
+    st = mm2_kafka_handle_get(k, committed, &h, err);
     if (st == MM2_OK)
-        st = mm2k_list_offsets(k, h, &tp, 1, RD_KAFKA_OFFSET_END, &end, endwhat, dl, err);
+        st = mm2_kafka_cluster_list_offsets(k, h, &tp, 1, RD_KAFKA_OFFSET_END, &end, endwhat, dl,
+                                            err);
     free(idx);
     if (st != MM2_OK)
         return st;
@@ -208,21 +216,23 @@ enum mm2_status mm2_kafka_read(struct mm2_kafka *k, const char *topic, int32_t p
         return MM2_OK;
     l = rd_kafka_topic_partition_list_new(1);
     if (l == NULL)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: out of memory", what);
     rd_kafka_topic_partition_list_add(l, topic, partition)->offset = from;
     {
         struct tpidx one = {topic, partition, 0};
-        mm2k_paused_lift(h, &one, 1); /* a read_many's pause on it */
+        mm2_kafka_handle_paused_lift(h, &one, 1); /* a read_many's pause on it */
     }
     e = rd_kafka_assign(h->rk, l);
     rd_kafka_topic_partition_list_destroy(l);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return mm2k_fail(k, err, MM2_UNEXPECTED, "%s: assign: %s", what, rd_kafka_err2name(e));
+        return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: assign: %s", what,
+                                     rd_kafka_err2name(e));
     st = read_loop(k, h, what, from, until, max, dl, out, err);
     /* Unassigning drops whatever was fetched beyond the range: the next read starts afresh. */
     e = rd_kafka_assign(h->rk, NULL);
     if (st == MM2_OK && e != RD_KAFKA_RESP_ERR_NO_ERROR)
-        st = mm2k_fail(k, err, MM2_UNEXPECTED, "%s: unassign: %s", what, rd_kafka_err2name(e));
+        st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "%s: unassign: %s", what,
+                                   rd_kafka_err2name(e));
     return st;
 }
 
@@ -247,7 +257,7 @@ size_t mm2_record_list_cost(const struct mm2_record_list *l)
     return c;
 }
 
-void mm2k_record_pop(struct mm2_record_list *l)
+void mm2_kafka_read_record_pop(struct mm2_record_list *l)
 {
     if (l->n > 0)
         record_free(&l->v[--l->n]);

@@ -13,7 +13,7 @@
 #include "mock_kafka.h"
 
 #include "mm2_kafka.h"
-#include "mm2_kafka_internal.h" /* per_reader: a few partitions spread over several handles */
+#include "mm2_kafka_handle.h" /* per_reader: a few partitions spread over several handles */
 
 #define PARTS 40
 
@@ -188,7 +188,7 @@ static void test_read_many_spreads_the_ranges_over_handles(void **state)
     struct fixture *f = *state;
     size_t per[] = {7, 1};
 
-    size_t last[] = {4, MM2K_READERS - 2}; /* the last extra handle each spread makes */
+    size_t last[] = {4, MM2_KAFKA_HANDLE_READERS - 2}; /* the last extra handle each spread makes */
 
     for (size_t i = 0; i < sizeof(per) / sizeof(per[0]); i++) {
         f->k->per_reader = per[i];
@@ -197,7 +197,7 @@ static void test_read_many_spreads_the_ranges_over_handles(void **state)
         assert_non_null(f->k->extra[0][last[i]].rk); /* the read was spread, not on one */
     }
     assert_null(f->k->extra[1][0].rk); /* read_uncommitted only: no read_committed reader */
-    f->k->per_reader = MM2K_PER_READER;
+    f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
     read_every_range(f);
 }
 
@@ -213,7 +213,7 @@ static void test_read_many_readers_released_and_made_again(void **state)
     assert_non_null(f->k->extra[0][4].rk);
     before = mm2_kafka_requests(f->k);
     mm2_kafka_readers_release(f->k);
-    for (size_t j = 0; j < MM2K_READERS - 1; j++)
+    for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++)
         assert_null(f->k->extra[0][j].rk);
     assert_non_null(f->k->h[0].rk); /* the first lane's is the client's own handle: kept */
     /* Not fewer: a handle may still have sent one more (a fetch) before it was destroyed. */
@@ -223,7 +223,7 @@ static void test_read_many_readers_released_and_made_again(void **state)
     assert_non_null(f->k->extra[0][4].rk);
     assert_true(mm2_kafka_requests(f->k) > before);
     mm2_kafka_readers_release(NULL);
-    f->k->per_reader = MM2K_PER_READER;
+    f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
 /* One handle's failure is the read's: a range past its partition's end (t[39] holds 78
@@ -249,7 +249,7 @@ static void test_read_many_spread_fails_with_the_failing_handle(void **state)
     assert_non_null(strstr(err.msg, "read t[39]: offset 500 is outside the partition's log"));
     for (int p = 0; p < PARTS; p++)
         mm2_record_list_free(&out[p]);
-    f->k->per_reader = MM2K_PER_READER;
+    f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
 /* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
