@@ -80,8 +80,9 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
 static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
 {
     char cls[256], why[256], expected[400];
-    const char *mech = cfg->wcfg.jaas_mechanism[0] != '\0' ? cfg->wcfg.jaas_mechanism : "PLAIN";
-    const char *module = wcfg_module_for(mech);
+    const char *mech =
+        cfg->workercfg.jaas_mechanism[0] != '\0' ? cfg->workercfg.jaas_mechanism : "PLAIN";
+    const char *module = workercfg_module_for(mech);
     if (module == NULL)
         module = "org.apache.kafka.common.security.plain.PlainLoginModule";
     (void)snprintf(expected, sizeof(expected),
@@ -105,7 +106,7 @@ static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
     }
     /* A PLAIN login on a SCRAM listener (or the reverse) fails at the broker
      * with an authentication error that does not say which side is wrong. */
-    const char *needed = wcfg_module_for(mech);
+    const char *needed = workercfg_module_for(mech);
     if (needed != NULL && strcmp(cls, needed) != 0)
         mm2_problems_add(p,
                          "CONNECT_SASL_JAAS_CONFIG names %s, but MM2_WORKER_CONFIG=%.*s uses "
@@ -284,7 +285,7 @@ static void check_readable(const char *var, const char *path, const char *what,
 void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
 {
     check_readable("MM2_WORKER_CONFIG", cfg->worker_config, "the worker configuration", p);
-    wcfg_check_files(&cfg->wcfg, p);
+    workercfg_check_files(&cfg->workercfg, p);
     if (cfg->log_config[0] != '\0')
         check_readable("MM2_LOG_CONFIG", cfg->log_config, "the log configuration", p);
     if (cfg->jmx_port > 0) {
@@ -314,7 +315,7 @@ static void read_worker_config(struct ep_config *cfg, struct mm2_problems *p)
     /* Exported by launch.c when unset. */
     static const char *const defaulted[] = {"CONNECT_REST_PORT",
                                             "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", NULL};
-    wcfg_read(&cfg->wcfg, cfg->worker_config, elsewhere, defaulted, p);
+    workercfg_read(&cfg->workercfg, cfg->worker_config, elsewhere, defaulted, p);
 }
 
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)
@@ -331,6 +332,6 @@ void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)
     read_worker_config(cfg, p);
     /* An unreadable worker config is said above; the JAAS entry is then
      * checked as the default profile needs it. */
-    if (cfg->wcfg.uses_jaas || !cfg->wcfg.read)
+    if (cfg->workercfg.uses_jaas || !cfg->workercfg.read)
         read_jaas(cfg, p);
 }

@@ -49,7 +49,7 @@ struct ep_config {
     char log_config[PATH_MAX];
     int log4j2; /* 1: log4j2 syntax (Kafka >= 4), 0: log4j 1 */
     char launcher[PATH_MAX];
-    struct wcfg wcfg; /* what MM2_WORKER_CONFIG uses (workercfg.h) */
+    struct workercfg workercfg; /* what MM2_WORKER_CONFIG uses (workercfg.h) */
 };
 
 /* Reads every variable, checks each, and adds one line per problem to `p`.

@@ -14,9 +14,9 @@
 #include "jaas.h"
 
 /* At most this much of the file, this many entries and references. */
-#define WCFG_MAX_BYTES (256 * 1024)
-#define WCFG_MAX_ENTRIES 512
-#define WCFG_PEM_MAX (1024 * 1024)
+#define WORKERCFG_MAX_BYTES (256 * 1024)
+#define WORKERCFG_MAX_ENTRIES 512
+#define WORKERCFG_PEM_MAX (1024 * 1024)
 #define SHOW 120
 
 enum { F_TRUST_PEM, F_KEY_PEM, F_STORE_BINARY };
@@ -29,7 +29,7 @@ struct entry {
 struct props {
     char *buf;
     size_t n;
-    struct entry e[WCFG_MAX_ENTRIES];
+    struct entry e[WORKERCFG_MAX_ENTRIES];
 };
 
 static const char *props_get(const struct props *pr, const char *key)
@@ -49,7 +49,7 @@ static const char *props_get_prefixed(const struct props *pr, const char *prefix
 }
 
 /* Joins continued lines in place and splits into entries; returns -1 when the
- * file holds more than WCFG_MAX_ENTRIES. */
+ * file holds more than WORKERCFG_MAX_ENTRIES. */
 static int props_parse(struct props *pr)
 {
     char *r = pr->buf, *w = pr->buf;
@@ -84,7 +84,7 @@ static int props_parse(struct props *pr)
         v += strspn(v, " \t\f");
         v[strcspn(v, "\r")] = '\0';
         line[kl] = '\0';
-        if (pr->n == WCFG_MAX_ENTRIES)
+        if (pr->n == WORKERCFG_MAX_ENTRIES)
             return -1;
         pr->e[pr->n].key = line;
         pr->e[pr->n].val = v;
@@ -98,13 +98,13 @@ static int props_load(struct props *pr, const char *path)
     FILE *f = fopen(path, "re");
     if (f == NULL)
         return -1; /* said by ep_config_check_files */
-    pr->buf = malloc(WCFG_MAX_BYTES + 1);
-    size_t got = pr->buf ? fread(pr->buf, 1, WCFG_MAX_BYTES + 1, f) : 0;
+    pr->buf = malloc(WORKERCFG_MAX_BYTES + 1);
+    size_t got = pr->buf ? fread(pr->buf, 1, WORKERCFG_MAX_BYTES + 1, f) : 0;
     int bad = ferror(f) || pr->buf == NULL;
     fclose(f);
     if (bad)
         return -1;
-    if (got > WCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
+    if (got > WORKERCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
         return -2;
     pr->buf[got] = '\0';
     return props_parse(pr) == 0 ? 0 : -3;
@@ -124,7 +124,7 @@ struct refs {
     bool have_allow;
     const char *const *checked_elsewhere;
     const char *const *defaulted;
-    char seen[WCFG_MAX_ENTRIES][64];
+    char seen[WORKERCFG_MAX_ENTRIES][64];
     size_t nseen;
 };
 
@@ -142,7 +142,7 @@ static bool seen_before(struct refs *r, const char *name, size_t len)
     for (size_t i = 0; i < r->nseen; i++)
         if (strlen(r->seen[i]) == len && strncmp(r->seen[i], name, len) == 0)
             return true;
-    if (r->nseen < WCFG_MAX_ENTRIES && len < sizeof(r->seen[0])) {
+    if (r->nseen < WORKERCFG_MAX_ENTRIES && len < sizeof(r->seen[0])) {
         memcpy(r->seen[r->nseen], name, len);
         r->seen[r->nseen++][len] = '\0';
     }
@@ -181,7 +181,7 @@ static void check_ref(struct refs *r, const char *key, const char *name, size_t 
                          var, v == NULL ? "not set" : "empty", SHOW, r->path, key, var);
 }
 
-static void check_refs(struct refs *r, const struct props *pr, struct wcfg *w,
+static void check_refs(struct refs *r, const struct props *pr, struct workercfg *w,
                        struct mm2_problems *p)
 {
     for (size_t i = 0; i < pr->n; i++) {
@@ -236,8 +236,8 @@ static const char *resolve(const char *v)
     return NULL;
 }
 
-static void add_file(struct wcfg *w, const struct props *pr, const char *prefix, const char *what,
-                     struct mm2_problems *p)
+static void add_file(struct workercfg *w, const struct props *pr, const char *prefix,
+                     const char *what, struct mm2_problems *p)
 {
     char key[128], tkey[128];
     if (snprintf(key, sizeof(key), "%sssl.%s.location", prefix, what) >= (int)sizeof(key) ||
@@ -252,11 +252,11 @@ static void add_file(struct wcfg *w, const struct props *pr, const char *prefix,
     const char *type = props_get(pr, tkey);
     if (type == NULL)
         type = "JKS"; /* SslConfigs.DEFAULT_SSL_*_TYPE */
-    if (w->nfiles == WCFG_MAX_FILES) {
-        mm2_problems_add(p, "MM2_WORKER_CONFIG names more than %d TLS stores", WCFG_MAX_FILES);
+    if (w->nfiles == WORKERCFG_MAX_FILES) {
+        mm2_problems_add(p, "MM2_WORKER_CONFIG names more than %d TLS stores", WORKERCFG_MAX_FILES);
         return;
     }
-    struct wcfg_file *f = &w->files[w->nfiles];
+    struct workercfg_file *f = &w->files[w->nfiles];
     if (snprintf(f->path, sizeof(f->path), "%s", path) >= (int)sizeof(f->path))
         return;
     (void)snprintf(f->key, sizeof(f->key), "%s", key);
@@ -268,7 +268,7 @@ static void add_file(struct wcfg *w, const struct props *pr, const char *prefix,
     w->nfiles++;
 }
 
-static void find_files(struct wcfg *w, const struct props *pr, struct mm2_problems *p)
+static void find_files(struct workercfg *w, const struct props *pr, struct mm2_problems *p)
 {
     static const char *const prefixes[] = {"",       "producer.",        "consumer.",
                                            "admin.", "listeners.https.", NULL};
@@ -278,8 +278,8 @@ static void find_files(struct wcfg *w, const struct props *pr, struct mm2_proble
     }
 }
 
-void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_elsewhere,
-               const char *const *defaulted, struct mm2_problems *p)
+void workercfg_read(struct workercfg *w, const char *path, const char *const *checked_elsewhere,
+                    const char *const *defaulted, struct mm2_problems *p)
 {
     static struct props pr; /* large; one per process */
     static struct refs r;
@@ -291,10 +291,10 @@ void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_else
         mm2_problems_add(p,
                          "MM2_WORKER_CONFIG=%.*s is not a text file of at most %d bytes; point it "
                          "at a worker .properties file",
-                         SHOW, path, WCFG_MAX_BYTES);
+                         SHOW, path, WORKERCFG_MAX_BYTES);
     else if (rc == -3)
         mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s holds more than %d properties", SHOW, path,
-                         WCFG_MAX_ENTRIES);
+                         WORKERCFG_MAX_ENTRIES);
     if (rc != 0) {
         free(pr.buf);
         return;
@@ -318,10 +318,10 @@ void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_else
     if (r.have_allow)
         regfree(&r.allow);
     free(pr.buf);
-    wcfg_check_files(w, p);
+    workercfg_check_files(w, p);
 }
 
-const char *wcfg_module_for(const char *mechanism)
+const char *workercfg_module_for(const char *mechanism)
 {
     if (mechanism == NULL)
         return NULL;
@@ -396,7 +396,7 @@ static bool encrypted_key_is_pbes2(const char *text)
     return false;
 }
 
-static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_problems *p)
+static void check_pem(const struct workercfg_file *f, const char *text, struct mm2_problems *p)
 {
     size_t certs = count_blocks(text, "CERTIFICATE");
     size_t clear = count_blocks(text, "PRIVATE KEY");
@@ -452,7 +452,7 @@ static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_pr
                          f->key, SHOW, f->path);
 }
 
-static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
+static void check_file(const struct workercfg_file *f, struct mm2_problems *p)
 {
     int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
@@ -460,10 +460,10 @@ static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
                          strerror(errno));
         return;
     }
-    char *buf = malloc(WCFG_PEM_MAX + 1);
+    char *buf = malloc(WORKERCFG_PEM_MAX + 1);
     ssize_t got = 0, r = 0;
-    while (buf != NULL && got <= WCFG_PEM_MAX &&
-           (r = read(fd, buf + got, (size_t)(WCFG_PEM_MAX + 1 - got))) > 0)
+    while (buf != NULL && got <= WORKERCFG_PEM_MAX &&
+           (r = read(fd, buf + got, (size_t)(WORKERCFG_PEM_MAX + 1 - got))) > 0)
         got += r;
     close(fd);
     if (buf == NULL || r < 0) {
@@ -473,9 +473,9 @@ static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
         return;
     }
     buf[got] = '\0';
-    if (got > WCFG_PEM_MAX)
+    if (got > WORKERCFG_PEM_MAX)
         mm2_problems_add(p, "%s=%.*s is larger than %d bytes; is it the right file?", f->key, SHOW,
-                         f->path, WCFG_PEM_MAX);
+                         f->path, WORKERCFG_PEM_MAX);
     else if (f->kind == F_STORE_BINARY) {
         /* PKCS12 is a DER SEQUENCE; JKS starts with 0xFEEDFEED. */
         unsigned char b0 = got > 0 ? (unsigned char)buf[0] : 0;
@@ -493,7 +493,7 @@ static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
     free(buf);
 }
 
-void wcfg_check_files(const struct wcfg *w, struct mm2_problems *p)
+void workercfg_check_files(const struct workercfg *w, struct mm2_problems *p)
 {
     for (size_t i = 0; i < w->nfiles; i++) {
         bool dup = false;

@@ -22,33 +22,33 @@
 
 #include "mm2_env.h"
 
-#define WCFG_MAX_FILES 16
+#define WORKERCFG_MAX_FILES 16
 
-struct wcfg_file {
+struct workercfg_file {
     char key[128];       /* the property naming it, e.g. producer.ssl.truststore.location */
     char path[PATH_MAX]; /* resolved (${env:X} replaced) */
     int kind;            /* enum in workercfg.c */
     bool key_password;   /* <prefix>ssl.key.password is set */
 };
 
-struct wcfg {
+struct workercfg {
     bool read;               /* the file was read */
     bool uses_jaas;          /* ${env:CONNECT_SASL_JAAS_CONFIG} is referenced */
     char jaas_mechanism[32]; /* sasl.mechanism of the first key using it, or "" */
     size_t nfiles;
-    struct wcfg_file files[WCFG_MAX_FILES];
+    struct workercfg_file files[WORKERCFG_MAX_FILES];
 };
 
 /* Reads `path` and adds one problem per finding to `p`.  Variables in
  * `checked_elsewhere` (NULL-terminated) are not reported as unset here;
  * those in `defaulted` are exported by the entrypoint when unset. */
-void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_elsewhere,
-               const char *const *defaulted, struct mm2_problems *p);
+void workercfg_read(struct workercfg *w, const char *path, const char *const *checked_elsewhere,
+                    const char *const *defaulted, struct mm2_problems *p);
 
 /* The TLS files again (after the drop to 10001: readable as root proves nothing). */
-void wcfg_check_files(const struct wcfg *w, struct mm2_problems *p);
+void workercfg_check_files(const struct workercfg *w, struct mm2_problems *p);
 
 /* The login module class a SASL mechanism needs, or NULL when any will do. */
-const char *wcfg_module_for(const char *mechanism);
+const char *workercfg_module_for(const char *mechanism);
 
 #endif
