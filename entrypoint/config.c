@@ -1,4 +1,4 @@
-/* config: see config.h. */
+/* config: the entrypoint's environment, read and checked at once (see config.h). */
 #include "config.h"
 
 #include <ctype.h>

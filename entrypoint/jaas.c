@@ -1,8 +1,8 @@
-/* jaas: see jaas.h.  The grammar follows Kafka's JaasConfig parser
- * (org.apache.kafka.common.security.JaasConfig): a login module class, a
- * control flag, options `name=value` where value is a quoted string (with
- * backslash escapes) or a bare token, and a terminating ';'.  Kafka refuses
- * more than one module in sasl.jaas.config, and so does this check. */
+/* jaas: the shape check of a JAAS entry (see jaas.h). The grammar follows Kafka's JaasConfig
+ * parser (org.apache.kafka.common.security.JaasConfig): a login module class, a control flag,
+ * options name=value where value is a quoted string (with backslash escapes) or a bare token,
+ * and a terminating ';'. Kafka refuses more than one module in sasl.jaas.config, and so does
+ * this check. */
 #include "jaas.h"
 
 #include <ctype.h>

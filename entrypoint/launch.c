@@ -1,4 +1,4 @@
-/* launch: see launch.h. */
+/* launch: the exec'd process's argv and environment, and the exec (see launch.h). */
 #include "launch.h"
 
 #include <errno.h>

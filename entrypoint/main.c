@@ -5,7 +5,7 @@
  * JMX_EXPORTER_PORT is set; set the container-safe heap and log defaults; drop
  * root and every capability, set no_new_privs; restore the signal mask and
  * exec connect-distributed.sh, so the JVM keeps this PID and gets SIGTERM.
- * It never forks.  Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below).
+ * It never forks. Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below).
  */
 #include <getopt.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* podip: see podip.h. */
+/* podip: the advertised address is this host's own (see podip.h). */
 #include "podip.h"
 
 #include <arpa/inet.h>

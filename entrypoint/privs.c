@@ -1,4 +1,4 @@
-/* privs: see privs.h. */
+/* privs: the drop to 10001:10001 with no capabilities (see privs.h). */
 #include "privs.h"
 
 #include <errno.h>

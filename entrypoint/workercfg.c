@@ -1,6 +1,6 @@
-/* workercfg: see workercfg.h.  The file is read as java.util.Properties reads
- * it (comments '#'/'!', key ends at '=', ':' or blank, '\' continues a line);
- * references as Kafka's ConfigTransformer finds them, ${provider:key}. */
+/* workercfg: the worker config's checks (see workercfg.h). The file is read as
+ * java.util.Properties reads it (comments '#'/'!', key ends at '=', ':' or blank, '\' continues
+ * a line); references as Kafka's ConfigTransformer finds them, ${provider:key}. */
 #include "workercfg.h"
 
 #include <errno.h>

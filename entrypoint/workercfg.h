@@ -1,18 +1,24 @@
-/* workercfg: the worker configuration that MM2_WORKER_CONFIG names, read so
- * the entrypoint checks what that file needs rather than a fixed list (the
- * image ships one file per security profile, docker/mm2/README.md):
+/*
+ * workercfg: the worker configuration that MM2_WORKER_CONFIG names, read so the entrypoint checks
+ * what that file needs rather than a fixed list (the image ships one file per security profile,
+ * docker/mm2/README.md):
  *   - every ${env:NAME} it uses must be allowed by
- *     config.providers.env.param.allowlist.pattern and set: Connect leaves an
- *     unresolved reference as literal text, and says nothing;
- *   - every TLS store it names (ssl.truststore.location, ssl.keystore.location,
- *     under any prefix) must be readable, and a PEM of the right kind: a
- *     truststore of certificates, a keystore with one PKCS#8 private key and
- *     its certificate, ssl.key.password set exactly when that key is encrypted
- *     (Kafka's DefaultSslEngineFactory.PemStore); a PKCS12 or JKS store must
- *     at least be one;
- *   - sasl.mechanism and the login module of its sasl.jaas.config agree
- *     (PLAIN: PlainLoginModule, SCRAM-SHA-256/512: ScramLoginModule).
- * Values are never quoted back: any of them may be a secret.
+ *     config.providers.env.param.allowlist.pattern and set: Connect leaves an unresolved
+ *     reference as literal text, and says nothing;
+ *   - every TLS store it names (ssl.truststore.location, ssl.keystore.location, under any prefix)
+ *     must be readable, and a PEM of the right kind: a truststore of certificates, a keystore with
+ *     one PKCS#8 private key and its certificate, ssl.key.password set exactly when that key is
+ *     encrypted (Kafka's DefaultSslEngineFactory.PemStore); a PKCS12 or JKS store must at least
+ *     be one;
+ *   - sasl.mechanism and the login module of its sasl.jaas.config agree (PLAIN:
+ *     PlainLoginModule, SCRAM-SHA-256/512: ScramLoginModule).
+ *
+ * Contract:
+ *   - Never prints, never exits. Every finding is one line added to a struct mm2_problems.
+ *   - Values are never quoted back: any of them may be a secret. Keys and paths are.
+ *   - struct workercfg holds what it keeps by value; the file's text is freed before
+ *     workercfg_read returns. workercfg_read keeps that text in static storage: one call at a
+ *     time (the entrypoint makes one).
  */
 #ifndef MM2_ENTRYPOINT_WORKERCFG_H
 #define MM2_ENTRYPOINT_WORKERCFG_H
@@ -39,9 +45,9 @@ struct workercfg {
     struct workercfg_file files[WORKERCFG_MAX_FILES];
 };
 
-/* Reads `path` and adds one problem per finding to `p`.  Variables in
- * `checked_elsewhere` (NULL-terminated) are not reported as unset here;
- * those in `defaulted` are exported by the entrypoint when unset. */
+/* Reads path and adds one problem per finding to p. Variables in checked_elsewhere
+ * (NULL-terminated) are not reported as unset here; those in defaulted are exported by the
+ * entrypoint when unset. */
 void workercfg_read(struct workercfg *w, const char *path, const char *const *checked_elsewhere,
                     const char *const *defaulted, struct mm2_problems *p);
 
