@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "jaas.h"
+#include "mm2_env.h"
 #include "mm2_parse.h"
 #include "podip.h"
 

@@ -18,7 +18,7 @@
 
 #include <limits.h>
 
-#include "mm2_env.h"
+#include "mm2_problems.h"
 #include "workercfg.h"
 
 #define EP_DEFAULT_REST_PORT 8088

@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "jaas.h"
+#include "mm2_env.h"
 
 /* At most this much of the file, this many entries and references. */
 #define WORKERCFG_MAX_BYTES (256 * 1024)

@@ -26,7 +26,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "mm2_env.h"
+#include "mm2_problems.h"
 
 #define WORKERCFG_MAX_FILES 16
 
