@@ -530,7 +530,8 @@ static void check_file(const struct workercfg_file *f, struct mm2_problems *p)
                          strerror(errno));
         return;
     }
-    buf = malloc(WORKERCFG_PEM_MAX + 1);
+    /* One byte more than the cap is read, to tell a file over it, and one for the NUL. */
+    buf = malloc(WORKERCFG_PEM_MAX + 2);
     while (buf != NULL && got <= WORKERCFG_PEM_MAX &&
            (r = read(fd, buf + got, (size_t)(WORKERCFG_PEM_MAX + 1 - got))) > 0)
         got += r;
