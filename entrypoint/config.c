@@ -1,4 +1,4 @@
-/* config: see config.h. */
+/* config: the entrypoint's environment, read and checked at once (see config.h). */
 #include "config.h"
 
 #include <ctype.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "jaas.h"
+#include "mm2_env.h"
 #include "mm2_parse.h"
 #include "podip.h"
 
@@ -26,6 +27,7 @@ static const char *const topic_vars[3] = {
 static void read_bootstrap(struct ep_config *cfg, struct mm2_problems *p)
 {
     char why[256];
+
     cfg->bootstrap = mm2_env_required("CONNECT_BOOTSTRAP_SERVERS",
                                       "the TARGET cluster's host:port[,host:port...]", p);
     if (cfg->bootstrap != NULL && *cfg->bootstrap != '\0' &&
@@ -38,11 +40,13 @@ static void read_bootstrap(struct ep_config *cfg, struct mm2_problems *p)
 
 static void read_group(struct ep_config *cfg, struct mm2_problems *p)
 {
+    bool ok;
+
     cfg->group_id =
         mm2_env_required("CONNECT_GROUP_ID", "the Connect cluster's stable group id", p);
     if (cfg->group_id == NULL || *cfg->group_id == '\0')
         return;
-    bool ok = strlen(cfg->group_id) <= 255;
+    ok = strlen(cfg->group_id) <= 255;
     for (const char *c = cfg->group_id; ok && *c != '\0'; c++)
         ok = isgraph((unsigned char)*c);
     if (!ok)
@@ -56,6 +60,7 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
 {
     char why[256];
     bool valid[3] = {false, false, false};
+
     for (int i = 0; i < 3; i++) {
         cfg->topics[i] = mm2_env_required(topic_vars[i], "a Kafka topic name", p);
         if (cfg->topics[i] == NULL || *cfg->topics[i] == '\0')
@@ -80,10 +85,12 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
 static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
 {
     char cls[256], why[256], expected[400];
-    const char *mech = cfg->wcfg.jaas_mechanism[0] != '\0' ? cfg->wcfg.jaas_mechanism : "PLAIN";
-    const char *module = wcfg_module_for(mech);
-    if (module == NULL)
-        module = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    const char *mech =
+        cfg->workercfg.jaas_mechanism[0] != '\0' ? cfg->workercfg.jaas_mechanism : "PLAIN";
+    const char *needed = workercfg_module_for(mech);
+    const char *module =
+        needed != NULL ? needed : "org.apache.kafka.common.security.plain.PlainLoginModule";
+
     (void)snprintf(expected, sizeof(expected),
                    "a JAAS entry such as %s required username=\"...\" password=\"...\";", module);
     cfg->jaas = mm2_env_required("CONNECT_SASL_JAAS_CONFIG", expected, p);
@@ -105,7 +112,6 @@ static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
     }
     /* A PLAIN login on a SCRAM listener (or the reverse) fails at the broker
      * with an authentication error that does not say which side is wrong. */
-    const char *needed = wcfg_module_for(mech);
     if (needed != NULL && strcmp(cls, needed) != 0)
         mm2_problems_add(p,
                          "CONNECT_SASL_JAAS_CONFIG names %s, but MM2_WORKER_CONFIG=%.*s uses "
@@ -119,6 +125,7 @@ static void read_pod_ip(struct ep_config *cfg, struct mm2_problems *p)
 {
     char why[256] = "";
     int family = 0;
+
     cfg->pod_ip =
         mm2_env_required("POD_IP", "this pod's IP address (Downward API fieldRef status.podIP)", p);
     if (cfg->pod_ip == NULL || *cfg->pod_ip == '\0')
@@ -152,8 +159,9 @@ static int read_port(const char *name, int dflt, int *defaulted, struct mm2_prob
 {
     const char *v = mm2_env_get(name);
     int port = 0;
+
     if (v == NULL) {
-        if (defaulted)
+        if (defaulted != NULL)
             *defaulted = 1;
         return dflt;
     }
@@ -179,6 +187,7 @@ static void read_rebalance_delay(struct ep_config *cfg, struct mm2_problems *p)
 {
     const char *v = mm2_env_get("CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS");
     long ms = 0;
+
     if (v == NULL) {
         cfg->rebalance_delay_ms = EP_DEFAULT_REBALANCE_DELAY_MS;
         cfg->rebalance_delay_defaulted = 1;
@@ -194,38 +203,49 @@ static void read_rebalance_delay(struct ep_config *cfg, struct mm2_problems *p)
     cfg->rebalance_delay_ms = ms;
 }
 
-/* The Kafka version, from libs/kafka-clients-<version>.jar. */
+/* The major version of a Kafka version ("4" of "4.1.0", 0 to 99), or 0 when it has none. */
+static int major_of(const char *version)
+{
+    size_t mlen = strcspn(version, ".");
+    char majs[8];
+    long major = 0;
+
+    if (mlen == 0 || mlen >= sizeof(majs))
+        return 0;
+    memcpy(majs, version, mlen);
+    majs[mlen] = '\0';
+    return mm2_parse_long(majs, 0, 99, &major) == 0 ? (int)major : 0;
+}
+
+/* The Kafka version, from libs/kafka-clients-<version>.jar (cfg->kafka_major stays 0 when the
+ * jar is not there). */
 static void find_kafka_version(struct ep_config *cfg)
 {
+    static const char prefix[] = "kafka-clients-";
     char libs[PATH_MAX];
+    const struct dirent *e;
+    DIR *d;
+
     if (snprintf(libs, sizeof(libs), "%s/libs", cfg->kafka_home) >= (int)sizeof(libs))
         return;
-    DIR *d = opendir(libs);
+    d = opendir(libs);
     if (d == NULL)
         return;
-    const struct dirent *e;
-    static const char prefix[] = "kafka-clients-";
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
+        const char *ver;
+        size_t vlen;
         if (strncmp(e->d_name, prefix, sizeof(prefix) - 1) != 0 || n < sizeof(prefix) + 4 ||
             strcmp(e->d_name + n - 4, ".jar") != 0)
             continue;
-        const char *ver = e->d_name + sizeof(prefix) - 1;
-        size_t vlen = n - (sizeof(prefix) - 1) - 4;
+        ver = e->d_name + sizeof(prefix) - 1;
+        vlen = n - (sizeof(prefix) - 1) - 4;
         if (!isdigit((unsigned char)ver[0]) || vlen >= sizeof(cfg->kafka_version) ||
             memchr(ver, '-', vlen) != NULL) /* kafka-clients-4.1.0-test.jar */
             continue;
         memcpy(cfg->kafka_version, ver, vlen);
         cfg->kafka_version[vlen] = '\0';
-        long major = 0;
-        char majs[8];
-        size_t mlen = strcspn(cfg->kafka_version, ".");
-        if (mlen > 0 && mlen < sizeof(majs)) {
-            memcpy(majs, cfg->kafka_version, mlen);
-            majs[mlen] = '\0';
-            if (mm2_parse_long(majs, 0, 99, &major) == 0)
-                cfg->kafka_major = (int)major;
-        }
+        cfg->kafka_major = major_of(cfg->kafka_version);
         break;
     }
     closedir(d);
@@ -233,6 +253,8 @@ static void find_kafka_version(struct ep_config *cfg)
 
 static void read_paths(struct ep_config *cfg, struct mm2_problems *p)
 {
+    const char *log;
+
     cfg->kafka_home = mm2_env_optional("KAFKA_HOME", EP_DEFAULT_KAFKA_HOME);
     cfg->worker_config = mm2_env_optional("MM2_WORKER_CONFIG", EP_DEFAULT_WORKER_CONFIG);
     cfg->jmx_agent = mm2_env_optional("JMX_EXPORTER_AGENT", EP_DEFAULT_JMX_AGENT);
@@ -248,7 +270,7 @@ static void read_paths(struct ep_config *cfg, struct mm2_problems *p)
         mm2_problems_add(p, "KAFKA_HOME is longer than %d bytes", PATH_MAX - 32);
 
     find_kafka_version(cfg);
-    const char *log = mm2_env_get("MM2_LOG_CONFIG");
+    log = mm2_env_get("MM2_LOG_CONFIG");
     if (cfg->kafka_major == 0 && log == NULL) {
         mm2_problems_add(p,
                          "KAFKA_HOME=%.*s holds no libs/kafka-clients-<version>.jar, so the log "
@@ -274,6 +296,7 @@ static void check_readable(const char *var, const char *path, const char *what,
                            struct mm2_problems *p)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
     if (fd < 0) {
         mm2_problems_add(p, "%s=%.*s: cannot read %s: %s", var, SHOW, path, what, strerror(errno));
         return;
@@ -284,7 +307,7 @@ static void check_readable(const char *var, const char *path, const char *what,
 void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
 {
     check_readable("MM2_WORKER_CONFIG", cfg->worker_config, "the worker configuration", p);
-    wcfg_check_files(&cfg->wcfg, p);
+    workercfg_check_files(&cfg->workercfg, p);
     if (cfg->log_config[0] != '\0')
         check_readable("MM2_LOG_CONFIG", cfg->log_config, "the log configuration", p);
     if (cfg->jmx_port > 0) {
@@ -314,12 +337,13 @@ static void read_worker_config(struct ep_config *cfg, struct mm2_problems *p)
     /* Exported by launch.c when unset. */
     static const char *const defaulted[] = {"CONNECT_REST_PORT",
                                             "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", NULL};
-    wcfg_read(&cfg->wcfg, cfg->worker_config, elsewhere, defaulted, p);
+
+    workercfg_read(&cfg->workercfg, cfg->worker_config, elsewhere, defaulted, p);
 }
 
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)
 {
-    memset(cfg, 0, sizeof *cfg);
+    memset(cfg, 0, sizeof(*cfg));
     read_bootstrap(cfg, p);
     read_group(cfg, p);
     read_topics(cfg, p);
@@ -331,6 +355,6 @@ void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)
     read_worker_config(cfg, p);
     /* An unreadable worker config is said above; the JAAS entry is then
      * checked as the default profile needs it. */
-    if (cfg->wcfg.uses_jaas || !cfg->wcfg.read)
+    if (cfg->workercfg.uses_jaas || !cfg->workercfg.read)
         read_jaas(cfg, p);
 }

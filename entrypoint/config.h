@@ -1,15 +1,24 @@
-/* config: the entrypoint's whole environment, read and validated at once
- * (docs/ARCHITECTURE.md §3.2).  Every problem is added to a mm2_problems list, one
- * line each naming the variable and the expected form, so a pod that is
- * wrong in three ways says so in one start.  The JAAS value is a secret: it
- * is kept by pointer into the environment and never copied into a message.
+/*
+ * config: the entrypoint's whole environment, read and validated at once (docs/ARCHITECTURE.md
+ * §3.2), with the worker config it names (workercfg.h) and the files the launch needs.
+ *
+ * Contract:
+ *   - Never prints, never exits. Every problem is added to a struct mm2_problems, one line each
+ *     naming the variable and the expected form, so a pod that is wrong in three ways says so in
+ *     one start.
+ *   - CONNECT_SASL_JAAS_CONFIG is a secret: it is kept by pointer into the environment and never
+ *     copied into a message. Other bad values are quoted back, cut where they can be long.
+ *   - struct ep_config's strings point into the environment (nothing to free); the rest it holds
+ *     by value.
+ *   - The EP_DEFAULT_* and EP_RUN_* values are what the image and the manifests assume;
+ *     tests/k8s/consistency.py reads them here and checks k8s/ against them.
  */
 #ifndef MM2_ENTRYPOINT_CONFIG_H
 #define MM2_ENTRYPOINT_CONFIG_H
 
 #include <limits.h>
 
-#include "mm2_env.h"
+#include "mm2_problems.h"
 #include "workercfg.h"
 
 #define EP_DEFAULT_REST_PORT 8088
@@ -49,16 +58,15 @@ struct ep_config {
     char log_config[PATH_MAX];
     int log4j2; /* 1: log4j2 syntax (Kafka >= 4), 0: log4j 1 */
     char launcher[PATH_MAX];
-    struct wcfg wcfg; /* what MM2_WORKER_CONFIG uses (workercfg.h) */
+    struct workercfg workercfg; /* what MM2_WORKER_CONFIG uses (workercfg.h) */
 };
 
-/* Reads every variable, checks each, and adds one line per problem to `p`.
- * `cfg` is filled as far as the values allow; use it only when p->n == 0. */
+/* Reads every variable, checks each, and adds one line per problem to p. cfg is filled as far as
+ * the values allow; use it only when p->n == 0. */
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p);
 
-/* Checks that the files the launch needs can be opened for reading by the
- * current user, the worker config's TLS stores too (run again after
- * privileges are dropped). */
+/* Checks that the files the launch needs can be opened for reading by the current user, the
+ * worker config's TLS stores too (run again after privileges are dropped). */
 void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p);
 
 #endif

@@ -1,8 +1,8 @@
-/* jaas: see jaas.h.  The grammar follows Kafka's JaasConfig parser
- * (org.apache.kafka.common.security.JaasConfig): a login module class, a
- * control flag, options `name=value` where value is a quoted string (with
- * backslash escapes) or a bare token, and a terminating ';'.  Kafka refuses
- * more than one module in sasl.jaas.config, and so does this check. */
+/* jaas: the shape check of a JAAS entry (see jaas.h). The grammar follows Kafka's JaasConfig
+ * parser (org.apache.kafka.common.security.JaasConfig): a login module class, a control flag,
+ * options name=value where value is a quoted string (with backslash escapes) or a bare token,
+ * and a terminating ';'. Kafka refuses more than one module in sasl.jaas.config, and so does
+ * this check. */
 #include "jaas.h"
 
 #include <ctype.h>
@@ -31,6 +31,7 @@ static bool is_ident(int c)
 static size_t class_name_len(const char *p)
 {
     size_t n = 0;
+
     for (;;) {
         if (!is_ident_start((unsigned char)p[n]))
             return 0;
@@ -45,6 +46,7 @@ static size_t class_name_len(const char *p)
 static bool contains_nocase(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);
+
     for (; *hay != '\0'; hay++)
         if (strncasecmp(hay, needle, n) == 0)
             return true;
@@ -104,6 +106,7 @@ static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
     int options = 0;
 
     for (;;) {
+        const char *name;
         skip_space(&p);
         if (*p == ';')
             break;
@@ -112,7 +115,7 @@ static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
             return JAAS_MALFORMED;
         }
         /* option name */
-        const char *name = p;
+        name = p;
         while (is_ident((unsigned char)*p) || *p == '.' || *p == '-')
             p++;
         if (p == name) {
@@ -135,10 +138,24 @@ static enum jaas_verdict read_options(const char **pp, char *why, size_t whylen)
     return JAAS_OK;
 }
 
+/* True when the class p[0..n) is a JndiLoginModule or LdapLoginModule, of any package. */
+static bool refused_class(const char *p, size_t n)
+{
+    const char *simple = memrchr(p, '.', n);
+    size_t len;
+
+    simple = simple != NULL ? simple + 1 : p;
+    len = n - (size_t)(simple - p);
+    return (len == strlen("JndiLoginModule") && strncmp(simple, "JndiLoginModule", len) == 0) ||
+           (len == strlen("LdapLoginModule") && strncmp(simple, "LdapLoginModule", len) == 0);
+}
+
 enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char *why,
                              size_t whylen)
 {
     const char *p = value;
+    enum jaas_verdict v;
+    size_t n;
 
     if (classlen > 0)
         cls[0] = '\0';
@@ -148,20 +165,14 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
         return JAAS_REFUSED;
     }
     skip_space(&p);
-    size_t n = class_name_len(p);
+    n = class_name_len(p);
     if (n == 0) {
         (void)snprintf(why, whylen, "it does not start with a login module class name");
         return JAAS_MALFORMED;
     }
     if (classlen > 0)
         (void)snprintf(cls, classlen, "%.*s", (int)n, p);
-    const char *simple = memrchr(p, '.', n);
-    simple = simple ? simple + 1 : p;
-    size_t simple_len = n - (size_t)(simple - p);
-    if ((simple_len == strlen("JndiLoginModule") &&
-         strncmp(simple, "JndiLoginModule", simple_len) == 0) ||
-        (simple_len == strlen("LdapLoginModule") &&
-         strncmp(simple, "LdapLoginModule", simple_len) == 0)) {
+    if (refused_class(p, n)) {
         (void)snprintf(why, whylen, "login module %.*s is refused (JNDI/LDAP login)", (int)n, p);
         return JAAS_REFUSED;
     }
@@ -171,13 +182,12 @@ enum jaas_verdict jaas_check(const char *value, char *cls, size_t classlen, char
         return JAAS_MALFORMED;
     }
     skip_space(&p);
-    bool flag_ok = read_flag(&p);
-    if (!flag_ok) {
+    if (!read_flag(&p)) {
         (void)snprintf(why, whylen,
                        "the control flag must be required, requisite, sufficient or optional");
         return JAAS_MALFORMED;
     }
-    enum jaas_verdict v = read_options(&p, why, whylen);
+    v = read_options(&p, why, whylen);
     if (v != JAAS_OK)
         return v;
     p++; /* ';' */

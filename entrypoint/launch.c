@@ -1,4 +1,4 @@
-/* launch: see launch.h. */
+/* launch: the exec'd process's argv and environment, and the exec (see launch.h). */
 #include "launch.h"
 
 #include <errno.h>
@@ -14,6 +14,7 @@ extern char **environ;
 static bool name_is(const char *entry, const char *name)
 {
     size_t n = strlen(name);
+
     return strncmp(entry, name, n) == 0 && entry[n] == '=';
 }
 
@@ -21,10 +22,12 @@ static bool name_is(const char *entry, const char *name)
 static enum mm2_status put(struct launch *l, const char *name, const char *value, const char *why,
                            struct mm2_error *err)
 {
+    char *slot;
+
     if (l->nown >= LAUNCH_MAX_CHANGES)
         return mm2_error_set(err, MM2_CONFIG, "internal: more than %d changed variables",
                              LAUNCH_MAX_CHANGES);
-    char *slot = l->own[l->nown];
+    slot = l->own[l->nown];
     if (snprintf(slot, sizeof(l->own[0]), "%s=%s", name, value) >= (int)sizeof(l->own[0]))
         return mm2_error_set(err, MM2_CONFIG, "%s would be longer than %zu bytes", name,
                              sizeof(l->own[0]) - 1);
@@ -50,12 +53,9 @@ static const char *inherited(const struct launch *l, const char *name)
     return NULL;
 }
 
-enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, struct mm2_error *err)
+/* The entrypoint's own environment, which the launch starts from. */
+static enum mm2_status inherit(struct launch *l, struct mm2_error *err)
 {
-    enum mm2_status st;
-    char buf[PATH_MAX + 128];
-
-    memset(l, 0, sizeof *l);
     for (char **e = environ; e != NULL && *e != NULL; e++) {
         if (l->nenv >= LAUNCH_MAX_ENV)
             return mm2_error_set(err, MM2_CONFIG, "the environment has more than %d variables",
@@ -63,54 +63,89 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
         l->envp[l->nenv++] = *e;
     }
     l->envp[l->nenv] = NULL;
+    return MM2_OK;
+}
 
-    /* Connect leaves an unset ${env:X} as literal text, so every variable the
-     * worker config references gets its default here (docs/ARCHITECTURE.md §3.1, §4.3). */
+/* Connect leaves an unset ${env:X} as literal text, so every variable the worker config
+ * references gets its default here (docs/ARCHITECTURE.md §3.1, §4.3), and so do the heap and
+ * the log directory. */
+static enum mm2_status put_defaults(struct launch *l, const struct ep_config *cfg,
+                                    struct mm2_error *err)
+{
+    char buf[32];
+    enum mm2_status st = MM2_OK;
+
     if (cfg->rest_port_defaulted) {
         (void)snprintf(buf, sizeof(buf), "%d", cfg->rest_port);
-        if ((st = put(l, "CONNECT_REST_PORT", buf, "default", err)) != MM2_OK)
-            return st;
+        st = put(l, "CONNECT_REST_PORT", buf, "default", err);
     }
-    if (cfg->rebalance_delay_defaulted) {
+    if (st == MM2_OK && cfg->rebalance_delay_defaulted) {
         (void)snprintf(buf, sizeof(buf), "%ld", cfg->rebalance_delay_ms);
-        if ((st = put(l, "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", buf, "image default", err)) !=
-            MM2_OK)
-            return st;
+        st = put(l, "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", buf, "image default", err);
     }
     /* The stock script's -Xmx2G ignores the pod's memory limit: size the
      * heap from the cgroup limit instead, unless the operator chose. */
-    if (cfg->heap_opts == NULL &&
-        (st = put(l, "KAFKA_HEAP_OPTS", "-XX:InitialRAMPercentage=25 -XX:MaxRAMPercentage=50",
-                  "heap from the memory limit", err)) != MM2_OK)
-        return st;
+    if (st == MM2_OK && cfg->heap_opts == NULL)
+        st = put(l, "KAFKA_HEAP_OPTS", "-XX:InitialRAMPercentage=25 -XX:MaxRAMPercentage=50",
+                 "heap from the memory limit", err);
     /* kafka-run-class.sh does mkdir -p $LOG_DIR: only /tmp is writable. */
-    if (inherited(l, "LOG_DIR") == NULL &&
-        (st = put(l, "LOG_DIR", "/tmp", "default", err)) != MM2_OK)
+    if (st == MM2_OK && inherited(l, "LOG_DIR") == NULL)
+        st = put(l, "LOG_DIR", "/tmp", "default", err);
+    return st;
+}
+
+/* The log configuration, logging to stdout only, unless KAFKA_LOG4J_OPTS is set. */
+static enum mm2_status put_log4j(struct launch *l, const struct ep_config *cfg,
+                                 struct mm2_error *err)
+{
+    char buf[PATH_MAX + 128];
+
+    if (inherited(l, "KAFKA_LOG4J_OPTS") != NULL)
+        return MM2_OK;
+    if (cfg->log4j2)
+        (void)snprintf(buf, sizeof(buf), "-Dlog4j2.configurationFile=%s", cfg->log_config);
+    else
+        (void)snprintf(buf, sizeof(buf), "-Dlog4j.configuration=file:%s", cfg->log_config);
+    return put(l, "KAFKA_LOG4J_OPTS", buf,
+               cfg->log4j2 ? "stdout only, log4j2 (Kafka >= 4)" : "stdout only, log4j 1 (Kafka 3)",
+               err);
+}
+
+/* The agent goes into this process's KAFKA_OPTS only: a pod-wide
+ * KAFKA_OPTS would make every Kafka CLI tool in the pod bind the port. */
+static enum mm2_status put_jmx(struct launch *l, const struct ep_config *cfg, struct mm2_error *err)
+{
+    char buf[PATH_MAX + 128];
+    const char *opts;
+    int n;
+
+    if (cfg->jmx_port <= 0)
+        return MM2_OK;
+    opts = inherited(l, "KAFKA_OPTS");
+    n = snprintf(buf, sizeof(buf), "%s%s-javaagent:%s=%d:%s", opts != NULL ? opts : "",
+                 opts != NULL && *opts != '\0' ? " " : "", cfg->jmx_agent, cfg->jmx_port,
+                 cfg->jmx_config);
+    if (n >= (int)sizeof(buf))
+        return mm2_error_set(err, MM2_CONFIG,
+                             "KAFKA_OPTS with the JMX agent would be longer than %zu bytes",
+                             sizeof(buf) - 1);
+    return put(l, "KAFKA_OPTS", buf, "JMX exporter agent", err);
+}
+
+enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, struct mm2_error *err)
+{
+    enum mm2_status st;
+
+    memset(l, 0, sizeof(*l));
+    st = inherit(l, err);
+    if (st == MM2_OK)
+        st = put_defaults(l, cfg, err);
+    if (st == MM2_OK)
+        st = put_log4j(l, cfg, err);
+    if (st == MM2_OK)
+        st = put_jmx(l, cfg, err);
+    if (st != MM2_OK)
         return st;
-    if (inherited(l, "KAFKA_LOG4J_OPTS") == NULL) {
-        if (cfg->log4j2)
-            (void)snprintf(buf, sizeof(buf), "-Dlog4j2.configurationFile=%s", cfg->log_config);
-        else
-            (void)snprintf(buf, sizeof(buf), "-Dlog4j.configuration=file:%s", cfg->log_config);
-        if ((st = put(l, "KAFKA_LOG4J_OPTS", buf,
-                      cfg->log4j2 ? "stdout only, log4j2 (Kafka >= 4)"
-                                  : "stdout only, log4j 1 (Kafka 3)",
-                      err)) != MM2_OK)
-            return st;
-    }
-    /* The agent goes into this process's KAFKA_OPTS only: a pod-wide
-     * KAFKA_OPTS would make every Kafka CLI tool in the pod bind the port. */
-    if (cfg->jmx_port > 0) {
-        const char *opts = inherited(l, "KAFKA_OPTS");
-        int n = snprintf(buf, sizeof(buf), "%s%s-javaagent:%s=%d:%s", opts ? opts : "",
-                         opts && *opts ? " " : "", cfg->jmx_agent, cfg->jmx_port, cfg->jmx_config);
-        if (n >= (int)sizeof(buf))
-            return mm2_error_set(err, MM2_CONFIG,
-                                 "KAFKA_OPTS with the JMX agent would be longer than %zu bytes",
-                                 sizeof(buf) - 1);
-        if ((st = put(l, "KAFKA_OPTS", buf, "JMX exporter agent", err)) != MM2_OK)
-            return st;
-    }
     l->argv[0] = (char *)cfg->launcher;
     l->argv[1] = (char *)cfg->worker_config;
     l->argv[2] = NULL;
@@ -120,10 +155,10 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
 void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out)
 {
     fprintf(out, "exec: %s %s\n", l->argv[0], l->argv[1]);
-    fprintf(out, "kafka: %s (%s)\n", cfg->kafka_version[0] ? cfg->kafka_version : "unknown",
+    fprintf(out, "kafka: %s (%s)\n", cfg->kafka_version[0] != '\0' ? cfg->kafka_version : "unknown",
             cfg->kafka_home);
-    fprintf(out, "advertised: http://%s%s%s:%d\n", strchr(cfg->pod_ip, ':') ? "[" : "", cfg->pod_ip,
-            strchr(cfg->pod_ip, ':') ? "]" : "", cfg->rest_port);
+    fprintf(out, "advertised: http://%s%s%s:%d\n", strchr(cfg->pod_ip, ':') != NULL ? "[" : "",
+            cfg->pod_ip, strchr(cfg->pod_ip, ':') != NULL ? "]" : "", cfg->rest_port);
     fprintf(out, "user: %u:%u\n", (unsigned)EP_RUN_UID, (unsigned)EP_RUN_GID);
     fprintf(out, "jmx-exporter: %s\n", cfg->jmx_port > 0 ? "on" : "off");
     for (size_t i = 0; i < l->nown; i++) {
@@ -139,17 +174,18 @@ void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out
 
 enum mm2_status launch_exec(const struct launch *l, struct mm2_error *err)
 {
+    sigset_t none;
+    int e;
+
     /* A blocked or ignored signal survives exec; the JVM must get SIGTERM
      * with the default disposition and an empty mask (tini does the same). */
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    (void)sigemptyset(&none);
+    (void)sigprocmask(SIG_SETMASK, &none, NULL);
     for (int s = 1; s < NSIG; s++)
         if (s != SIGKILL && s != SIGSTOP)
-            signal(s, SIG_DFL);
-
-    execve(l->argv[0], l->argv, l->envp);
-    int e = errno;
+            (void)signal(s, SIG_DFL);
+    (void)execve(l->argv[0], l->argv, l->envp);
+    e = errno;
     return mm2_error_set(err, (e == ENOENT || e == ENOTDIR) ? MM2_EXEC_NOTFOUND : MM2_EXEC_NOEXEC,
                          "unable to exec %s: %s", l->argv[0], strerror(e));
 }

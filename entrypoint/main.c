@@ -5,7 +5,7 @@
  * JMX_EXPORTER_PORT is set; set the container-safe heap and log defaults; drop
  * root and every capability, set no_new_privs; restore the signal mask and
  * exec connect-distributed.sh, so the JVM keeps this PID and gets SIGTERM.
- * It never forks.  Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below).
+ * It never forks. Exit codes: docs/ARCHITECTURE.md §5 (exit_notes below).
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -89,8 +89,14 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
+    static struct launch launch; /* large; one per process */
+    struct ep_config cfg;
+    struct mm2_problems problems = {0};
+    struct mm2_error err = {0};
     struct mm2_log log;
     bool check = false;
+    bool was_root = false;
+    enum mm2_status st;
     int c;
 
     mm2_log_init(&log, PROG, stderr, MM2_LOG_INFO);
@@ -114,16 +120,12 @@ int main(int argc, char **argv)
     if (optind < argc)
         return mm2_cli_usage_error(&log, "unexpected argument '%s'", argv[optind]);
 
-    struct ep_config cfg;
-    struct mm2_problems problems = {0};
     ep_config_read(&cfg, &problems);
     if (cfg.jaas != NULL)
         mm2_log_add_secret(&log, cfg.jaas);
     if (problems.n > 0)
         return report(&log, &problems);
 
-    static struct launch launch; /* large; one per process */
-    struct mm2_error err = {0};
     if (launch_build(&launch, &cfg, &err) != MM2_OK) {
         mm2_log_error(&log, "%s", err.msg);
         return err.code;
@@ -133,7 +135,6 @@ int main(int argc, char **argv)
         return MM2_OK;
     }
 
-    bool was_root = false;
     if (privs_drop(EP_RUN_UID, EP_RUN_GID, &was_root, &err) != MM2_OK) {
         mm2_log_error(&log, "%s", err.msg);
         return MM2_CONFIG;
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
         if (problems.n > 0)
             return report(&log, &problems);
     }
-    enum mm2_status st = launch_exec(&launch, &err);
+    st = launch_exec(&launch, &err);
     mm2_log_error(&log, "%s", err.msg);
     return st;
 }

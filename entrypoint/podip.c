@@ -1,4 +1,4 @@
-/* podip: see podip.h. */
+/* podip: the advertised address is this host's own (see podip.h). */
 #include "podip.h"
 
 #include <arpa/inet.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* True when sa is an address of family (AF_INET or AF_INET6) equal to addr. */
 static bool same_addr(const struct sockaddr *sa, int family, const void *addr)
 {
     if (sa == NULL || sa->sa_family != family)
@@ -24,7 +25,9 @@ enum podip_verdict podip_check(const char *ip, int *family, char *why, size_t wh
 {
     struct in_addr a4;
     struct in6_addr a6;
+    struct ifaddrs *list = NULL;
     const void *addr;
+    bool found = false;
     int fam;
 
     if (inet_pton(AF_INET, ip, &a4) == 1) {
@@ -49,13 +52,10 @@ enum podip_verdict podip_check(const char *ip, int *family, char *why, size_t wh
     } else {
         return PODIP_MALFORMED;
     }
-
-    struct ifaddrs *list = NULL;
     if (getifaddrs(&list) != 0) {
         (void)snprintf(why, whylen, "cannot list this host's addresses: %s", strerror(errno));
         return PODIP_UNKNOWN;
     }
-    bool found = false;
     for (const struct ifaddrs *i = list; i != NULL && !found; i = i->ifa_next)
         found = same_addr(i->ifa_addr, fam, addr);
     freeifaddrs(list);

@@ -1,4 +1,4 @@
-/* privs: see privs.h. */
+/* privs: the drop to 10001:10001 with no capabilities (see privs.h). */
 #include "privs.h"
 
 #include <errno.h>
@@ -10,6 +10,9 @@
 
 enum mm2_status privs_drop(uid_t uid, gid_t gid, bool *was_root, struct mm2_error *err)
 {
+    cap_t none;
+    int rc, e;
+
     *was_root = geteuid() == 0;
     if (*was_root) {
         /* The bounding set can only shrink while CAP_SETPCAP is held. */
@@ -32,12 +35,12 @@ enum mm2_status privs_drop(uid_t uid, gid_t gid, bool *was_root, struct mm2_erro
             return mm2_error_set(err, MM2_CONFIG, "still able to regain root after dropping to %u",
                                  (unsigned)uid);
     }
-    cap_t none = cap_init();
+    none = cap_init();
     if (none == NULL)
         return mm2_error_set(err, MM2_CONFIG, "unable to allocate a capability set: %s",
                              strerror(errno));
-    int rc = cap_set_proc(none);
-    int e = errno;
+    rc = cap_set_proc(none);
+    e = errno;
     cap_free(none);
     if (rc != 0)
         return mm2_error_set(err, MM2_CONFIG, "unable to clear capabilities: %s", strerror(e));

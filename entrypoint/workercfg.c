@@ -1,6 +1,6 @@
-/* workercfg: see workercfg.h.  The file is read as java.util.Properties reads
- * it (comments '#'/'!', key ends at '=', ':' or blank, '\' continues a line);
- * references as Kafka's ConfigTransformer finds them, ${provider:key}. */
+/* workercfg: the worker config's checks (see workercfg.h). The file is read as
+ * java.util.Properties reads it (comments '#'/'!', key ends at '=', ':' or blank, '\' continues
+ * a line); references as Kafka's ConfigTransformer finds them, ${provider:key}. */
 #include "workercfg.h"
 
 #include <errno.h>
@@ -9,14 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "jaas.h"
+#include "mm2_env.h"
 
 /* At most this much of the file, this many entries and references. */
-#define WCFG_MAX_BYTES (256 * 1024)
-#define WCFG_MAX_ENTRIES 512
-#define WCFG_PEM_MAX (1024 * 1024)
+#define WORKERCFG_MAX_BYTES (256 * 1024)
+#define WORKERCFG_MAX_ENTRIES 512
+#define WORKERCFG_PEM_MAX (1024 * 1024)
 #define SHOW 120
 
 enum { F_TRUST_PEM, F_KEY_PEM, F_STORE_BINARY };
@@ -29,7 +30,7 @@ struct entry {
 struct props {
     char *buf;
     size_t n;
-    struct entry e[WCFG_MAX_ENTRIES];
+    struct entry e[WORKERCFG_MAX_ENTRIES];
 };
 
 static const char *props_get(const struct props *pr, const char *key)
@@ -43,16 +44,18 @@ static const char *props_get(const struct props *pr, const char *key)
 static const char *props_get_prefixed(const struct props *pr, const char *prefix, const char *key)
 {
     char k[256];
+
     if (snprintf(k, sizeof(k), "%s%s", prefix, key) >= (int)sizeof(k))
         return NULL;
     return props_get(pr, k);
 }
 
 /* Joins continued lines in place and splits into entries; returns -1 when the
- * file holds more than WCFG_MAX_ENTRIES. */
+ * file holds more than WORKERCFG_MAX_ENTRIES. */
 static int props_parse(struct props *pr)
 {
     char *r = pr->buf, *w = pr->buf;
+
     /* Continuations: an odd number of backslashes before a newline. */
     while (*r != '\0') {
         if (*r == '\\' && r[1] == '\n') {
@@ -70,21 +73,23 @@ static int props_parse(struct props *pr)
     }
     *w = '\0';
     for (char *line = pr->buf, *next; line != NULL; line = next) {
+        size_t kl;
+        char *v;
         next = strchr(line, '\n');
         if (next != NULL)
             *next++ = '\0';
         line += strspn(line, " \t\f\r");
         if (*line == '\0' || *line == '#' || *line == '!')
             continue;
-        size_t kl = strcspn(line, "=: \t\f\r");
-        char *v = line + kl;
+        kl = strcspn(line, "=: \t\f\r");
+        v = line + kl;
         v += strspn(v, " \t\f");
         if (*v == '=' || *v == ':')
             v++;
         v += strspn(v, " \t\f");
         v[strcspn(v, "\r")] = '\0';
         line[kl] = '\0';
-        if (pr->n == WCFG_MAX_ENTRIES)
+        if (pr->n == WORKERCFG_MAX_ENTRIES)
             return -1;
         pr->e[pr->n].key = line;
         pr->e[pr->n].val = v;
@@ -93,18 +98,23 @@ static int props_parse(struct props *pr)
     return 0;
 }
 
+/* Reads path into pr: 0; -1 when it cannot be read; -2 when it holds more than
+ * WORKERCFG_MAX_BYTES or a NUL byte; -3 when it holds more than WORKERCFG_MAX_ENTRIES entries. */
 static int props_load(struct props *pr, const char *path)
 {
     FILE *f = fopen(path, "re");
+    size_t got;
+    int bad;
+
     if (f == NULL)
         return -1; /* said by ep_config_check_files */
-    pr->buf = malloc(WCFG_MAX_BYTES + 1);
-    size_t got = pr->buf ? fread(pr->buf, 1, WCFG_MAX_BYTES + 1, f) : 0;
-    int bad = ferror(f) || pr->buf == NULL;
+    pr->buf = malloc(WORKERCFG_MAX_BYTES + 1);
+    got = pr->buf != NULL ? fread(pr->buf, 1, WORKERCFG_MAX_BYTES + 1, f) : 0;
+    bad = ferror(f) || pr->buf == NULL;
     fclose(f);
     if (bad)
         return -1;
-    if (got > WCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
+    if (got > WORKERCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
         return -2;
     pr->buf[got] = '\0';
     return props_parse(pr) == 0 ? 0 : -3;
@@ -124,13 +134,14 @@ struct refs {
     bool have_allow;
     const char *const *checked_elsewhere;
     const char *const *defaulted;
-    char seen[WCFG_MAX_ENTRIES][64];
+    char seen[WORKERCFG_MAX_ENTRIES][64];
     size_t nseen;
 };
 
 static bool allowed(struct refs *r, const char *name)
 {
     regmatch_t m;
+
     if (!r->have_allow)
         return true; /* EnvVarConfigProvider's default pattern is ".*" */
     return regexec(&r->allow, name, 1, &m, 0) == 0 && m.rm_so == 0 &&
@@ -142,7 +153,7 @@ static bool seen_before(struct refs *r, const char *name, size_t len)
     for (size_t i = 0; i < r->nseen; i++)
         if (strlen(r->seen[i]) == len && strncmp(r->seen[i], name, len) == 0)
             return true;
-    if (r->nseen < WCFG_MAX_ENTRIES && len < sizeof(r->seen[0])) {
+    if (r->nseen < WORKERCFG_MAX_ENTRIES && len < sizeof(r->seen[0])) {
         memcpy(r->seen[r->nseen], name, len);
         r->seen[r->nseen++][len] = '\0';
     }
@@ -154,6 +165,8 @@ static void check_ref(struct refs *r, const char *key, const char *name, size_t 
                       struct mm2_problems *p)
 {
     char var[64];
+    const char *v;
+
     if (len == 0 || len >= sizeof(var)) {
         mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s: %s uses an ${env:...} without a usable name",
                          SHOW, r->path, key);
@@ -173,7 +186,7 @@ static void check_ref(struct refs *r, const char *key, const char *name, size_t 
     }
     if (in_list(r->checked_elsewhere, var, len) || in_list(r->defaulted, var, len))
         return;
-    const char *v = mm2_env_get(var);
+    v = mm2_env_get(var);
     if (v == NULL || *v == '\0')
         mm2_problems_add(p,
                          "%s is %s; MM2_WORKER_CONFIG=%.*s uses it in %s (Connect would keep "
@@ -181,34 +194,42 @@ static void check_ref(struct refs *r, const char *key, const char *name, size_t 
                          var, v == NULL ? "not set" : "empty", SHOW, r->path, key, var);
 }
 
-static void check_refs(struct refs *r, const struct props *pr, struct wcfg *w,
+/* The worker config references ${env:CONNECT_SASL_JAAS_CONFIG} in key: the sasl.mechanism of
+ * the same prefix decides the login module (GSSAPI, Kafka's default, when it sets none). */
+static void note_jaas(struct workercfg *w, const struct props *pr, const char *key)
+{
+    char prefix[128];
+    size_t kl = strlen(key), sl = strlen("sasl.jaas.config");
+    const char *mech = NULL;
+
+    w->uses_jaas = true;
+    if (kl >= sl && kl - sl < sizeof(prefix) && strcmp(key + kl - sl, "sasl.jaas.config") == 0) {
+        memcpy(prefix, key, kl - sl);
+        prefix[kl - sl] = '\0';
+        mech = props_get_prefixed(pr, prefix, "sasl.mechanism");
+    }
+    (void)snprintf(w->jaas_mechanism, sizeof(w->jaas_mechanism), "%s",
+                   mech != NULL ? mech : "GSSAPI");
+}
+
+/* Every ${env:NAME} of every value (check_ref), and the first use of the JAAS variable. */
+static void check_refs(struct refs *r, const struct props *pr, struct workercfg *w,
                        struct mm2_problems *p)
 {
     for (size_t i = 0; i < pr->n; i++) {
         for (const char *s = pr->e[i].val; (s = strstr(s, "${")) != NULL;) {
             const char *end = strchr(s, '}');
+            const char *in, *colon;
             if (end == NULL)
                 break;
-            const char *in = s + 2;
-            const char *colon = memchr(in, ':', (size_t)(end - in));
+            in = s + 2;
+            colon = memchr(in, ':', (size_t)(end - in));
             if (colon != NULL && colon - in == 3 && strncmp(in, "env", 3) == 0) {
                 const char *name = colon + 1;
                 size_t len = (size_t)(end - name);
                 if (len == strlen("CONNECT_SASL_JAAS_CONFIG") &&
-                    strncmp(name, "CONNECT_SASL_JAAS_CONFIG", len) == 0 && !w->uses_jaas) {
-                    w->uses_jaas = true;
-                    char prefix[128];
-                    size_t kl = strlen(pr->e[i].key), sl = strlen("sasl.jaas.config");
-                    const char *mech = NULL;
-                    if (kl >= sl && kl - sl < sizeof(prefix) &&
-                        strcmp(pr->e[i].key + kl - sl, "sasl.jaas.config") == 0) {
-                        memcpy(prefix, pr->e[i].key, kl - sl);
-                        prefix[kl - sl] = '\0';
-                        mech = props_get_prefixed(pr, prefix, "sasl.mechanism");
-                    }
-                    (void)snprintf(w->jaas_mechanism, sizeof(w->jaas_mechanism), "%s",
-                                   mech != NULL ? mech : "GSSAPI");
-                }
+                    strncmp(name, "CONNECT_SASL_JAAS_CONFIG", len) == 0 && !w->uses_jaas)
+                    note_jaas(w, pr, pr->e[i].key);
                 check_ref(r, pr->e[i].key, name, len, p);
             }
             s = end + 1;
@@ -221,42 +242,48 @@ static void check_refs(struct refs *r, const struct props *pr, struct wcfg *w,
 static const char *resolve(const char *v)
 {
     size_t n = strlen(v);
+
     if (strstr(v, "${") == NULL)
         return v;
     if (n > 7 && strncmp(v, "${env:", 6) == 0 && v[n - 1] == '}' &&
         strchr(v + 6, '}') == v + n - 1) {
         char name[64];
+        const char *e;
         if (n - 7 >= sizeof(name))
             return NULL;
         memcpy(name, v + 6, n - 7);
         name[n - 7] = '\0';
-        const char *e = mm2_env_get(name);
+        e = mm2_env_get(name);
         return e != NULL && *e != '\0' ? e : NULL;
     }
     return NULL;
 }
 
-static void add_file(struct wcfg *w, const struct props *pr, const char *prefix, const char *what,
-                     struct mm2_problems *p)
+/* The store <prefix>ssl.<what>.location names, if any, with its type and key password. */
+static void add_file(struct workercfg *w, const struct props *pr, const char *prefix,
+                     const char *what, struct mm2_problems *p)
 {
     char key[128], tkey[128];
+    const char *loc, *path, *type;
+    struct workercfg_file *f;
+
     if (snprintf(key, sizeof(key), "%sssl.%s.location", prefix, what) >= (int)sizeof(key) ||
         snprintf(tkey, sizeof(tkey), "%sssl.%s.type", prefix, what) >= (int)sizeof(tkey))
         return;
-    const char *loc = props_get(pr, key);
+    loc = props_get(pr, key);
     if (loc == NULL || *loc == '\0')
         return;
-    const char *path = resolve(loc);
+    path = resolve(loc);
     if (path == NULL)
         return; /* an unset ${env:} is reported by check_refs */
-    const char *type = props_get(pr, tkey);
+    type = props_get(pr, tkey);
     if (type == NULL)
         type = "JKS"; /* SslConfigs.DEFAULT_SSL_*_TYPE */
-    if (w->nfiles == WCFG_MAX_FILES) {
-        mm2_problems_add(p, "MM2_WORKER_CONFIG names more than %d TLS stores", WCFG_MAX_FILES);
+    if (w->nfiles == WORKERCFG_MAX_FILES) {
+        mm2_problems_add(p, "MM2_WORKER_CONFIG names more than %d TLS stores", WORKERCFG_MAX_FILES);
         return;
     }
-    struct wcfg_file *f = &w->files[w->nfiles];
+    f = &w->files[w->nfiles];
     if (snprintf(f->path, sizeof(f->path), "%s", path) >= (int)sizeof(f->path))
         return;
     (void)snprintf(f->key, sizeof(f->key), "%s", key);
@@ -268,60 +295,69 @@ static void add_file(struct wcfg *w, const struct props *pr, const char *prefix,
     w->nfiles++;
 }
 
-static void find_files(struct wcfg *w, const struct props *pr, struct mm2_problems *p)
+static void find_files(struct workercfg *w, const struct props *pr, struct mm2_problems *p)
 {
     static const char *const prefixes[] = {"",       "producer.",        "consumer.",
                                            "admin.", "listeners.https.", NULL};
+
     for (const char *const *pre = prefixes; *pre != NULL; pre++) {
         add_file(w, pr, *pre, "truststore", p);
         add_file(w, pr, *pre, "keystore", p);
     }
 }
 
-void wcfg_read(struct wcfg *w, const char *path, const char *const *checked_elsewhere,
-               const char *const *defaulted, struct mm2_problems *p)
+/* config.providers.env.param.allowlist.pattern, compiled into r when the file sets it. */
+static void read_allowlist(struct refs *r, const struct props *pr, struct mm2_problems *p)
+{
+    const char *pattern = props_get(pr, "config.providers.env.param.allowlist.pattern");
+
+    if (pattern == NULL)
+        return;
+    r->have_allow = regcomp(&r->allow, pattern, REG_EXTENDED) == 0;
+    if (!r->have_allow)
+        mm2_problems_add(p,
+                         "MM2_WORKER_CONFIG=%.*s: config.providers.env.param.allowlist.pattern "
+                         "is not a regular expression this check reads; keep it to "
+                         "^(NAME|NAME...)$",
+                         SHOW, r->path);
+}
+
+void workercfg_read(struct workercfg *w, const char *path, const char *const *checked_elsewhere,
+                    const char *const *defaulted, struct mm2_problems *p)
 {
     static struct props pr; /* large; one per process */
     static struct refs r;
-    memset(w, 0, sizeof *w);
+    int rc;
+
+    memset(w, 0, sizeof(*w));
     memset(&pr, 0, sizeof(pr));
     memset(&r, 0, sizeof(r));
-    int rc = props_load(&pr, path);
+    rc = props_load(&pr, path);
     if (rc == -2)
         mm2_problems_add(p,
                          "MM2_WORKER_CONFIG=%.*s is not a text file of at most %d bytes; point it "
                          "at a worker .properties file",
-                         SHOW, path, WCFG_MAX_BYTES);
+                         SHOW, path, WORKERCFG_MAX_BYTES);
     else if (rc == -3)
         mm2_problems_add(p, "MM2_WORKER_CONFIG=%.*s holds more than %d properties", SHOW, path,
-                         WCFG_MAX_ENTRIES);
-    if (rc != 0) {
-        free(pr.buf);
-        return;
+                         WORKERCFG_MAX_ENTRIES);
+    if (rc == 0) {
+        w->read = true;
+        r.path = path;
+        r.checked_elsewhere = checked_elsewhere;
+        r.defaulted = defaulted;
+        read_allowlist(&r, &pr, p);
+        check_refs(&r, &pr, w, p);
+        find_files(w, &pr, p);
+        if (r.have_allow)
+            regfree(&r.allow);
     }
-    w->read = true;
-    r.path = path;
-    r.checked_elsewhere = checked_elsewhere;
-    r.defaulted = defaulted;
-    const char *pattern = props_get(&pr, "config.providers.env.param.allowlist.pattern");
-    if (pattern != NULL) {
-        r.have_allow = regcomp(&r.allow, pattern, REG_EXTENDED) == 0;
-        if (!r.have_allow)
-            mm2_problems_add(p,
-                             "MM2_WORKER_CONFIG=%.*s: config.providers.env.param.allowlist.pattern "
-                             "is not a regular expression this check reads; keep it to "
-                             "^(NAME|NAME...)$",
-                             SHOW, path);
-    }
-    check_refs(&r, &pr, w, p);
-    find_files(w, &pr, p);
-    if (r.have_allow)
-        regfree(&r.allow);
     free(pr.buf);
-    wcfg_check_files(w, p);
+    if (w->read)
+        workercfg_check_files(w, p);
 }
 
-const char *wcfg_module_for(const char *mechanism)
+const char *workercfg_module_for(const char *mechanism)
 {
     if (mechanism == NULL)
         return NULL;
@@ -337,6 +373,7 @@ const char *wcfg_module_for(const char *mechanism)
 static bool has_block(const char *text, const char *label)
 {
     char begin[64];
+
     (void)snprintf(begin, sizeof(begin), "-----BEGIN %s-----", label);
     return strstr(text, begin) != NULL;
 }
@@ -345,6 +382,7 @@ static size_t count_blocks(const char *text, const char *label)
 {
     char begin[64];
     size_t n = 0;
+
     (void)snprintf(begin, sizeof(begin), "-----BEGIN %s-----", label);
     for (const char *s = text; (s = strstr(s, begin)) != NULL; s += strlen(begin))
         n++;
@@ -396,12 +434,13 @@ static bool encrypted_key_is_pbes2(const char *text)
     return false;
 }
 
-static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_problems *p)
+static void check_pem(const struct workercfg_file *f, const char *text, struct mm2_problems *p)
 {
     size_t certs = count_blocks(text, "CERTIFICATE");
     size_t clear = count_blocks(text, "PRIVATE KEY");
     size_t enc = count_blocks(text, "ENCRYPTED PRIVATE KEY");
     bool other_key = has_block(text, "RSA PRIVATE KEY") || has_block(text, "EC PRIVATE KEY");
+
     if (f->kind == F_TRUST_PEM) {
         if (certs == 0)
             mm2_problems_add(p,
@@ -452,31 +491,16 @@ static void check_pem(const struct wcfg_file *f, const char *text, struct mm2_pr
                          f->key, SHOW, f->path);
 }
 
-static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
+/* A TLS store's first got bytes (NUL-terminated), checked against its kind. */
+static void check_store(const struct workercfg_file *f, const char *buf, ssize_t got,
+                        struct mm2_problems *p)
 {
-    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
-                         strerror(errno));
-        return;
-    }
-    char *buf = malloc(WCFG_PEM_MAX + 1);
-    ssize_t got = 0, r = 0;
-    while (buf != NULL && got <= WCFG_PEM_MAX &&
-           (r = read(fd, buf + got, (size_t)(WCFG_PEM_MAX + 1 - got))) > 0)
-        got += r;
-    close(fd);
-    if (buf == NULL || r < 0) {
-        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
-                         buf == NULL ? "out of memory" : strerror(errno));
-        free(buf);
-        return;
-    }
-    buf[got] = '\0';
-    if (got > WCFG_PEM_MAX)
+    if (got > WORKERCFG_PEM_MAX) {
         mm2_problems_add(p, "%s=%.*s is larger than %d bytes; is it the right file?", f->key, SHOW,
-                         f->path, WCFG_PEM_MAX);
-    else if (f->kind == F_STORE_BINARY) {
+                         f->path, WORKERCFG_PEM_MAX);
+        return;
+    }
+    if (f->kind == F_STORE_BINARY) {
         /* PKCS12 is a DER SEQUENCE; JKS starts with 0xFEEDFEED. */
         unsigned char b0 = got > 0 ? (unsigned char)buf[0] : 0;
         if (b0 != 0x30 && b0 != 0xfe)
@@ -485,15 +509,44 @@ static void check_file(const struct wcfg_file *f, struct mm2_problems *p)
                              "ssl.*.type (PEM for a PEM file)",
                              f->key, SHOW, f->path,
                              strstr(buf, "-----BEGIN ") != NULL ? " (it is PEM text)" : "");
-    } else if (memchr(buf, '\0', (size_t)got) != NULL || strstr(buf, "-----BEGIN ") == NULL)
+        return;
+    }
+    if (memchr(buf, '\0', (size_t)got) != NULL || strstr(buf, "-----BEGIN ") == NULL)
         mm2_problems_add(p, "%s=%.*s is not a PEM file; the profile's ssl.*.type is PEM", f->key,
                          SHOW, f->path);
     else
         check_pem(f, buf, p);
+}
+
+/* One TLS store: readable, and its bytes of the kind its type says (check_store). */
+static void check_file(const struct workercfg_file *f, struct mm2_problems *p)
+{
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    ssize_t got = 0, r = 0;
+    char *buf;
+
+    if (fd < 0) {
+        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
+                         strerror(errno));
+        return;
+    }
+    /* One byte more than the cap is read, to tell a file over it, and one for the NUL. */
+    buf = malloc(WORKERCFG_PEM_MAX + 2);
+    while (buf != NULL && got <= WORKERCFG_PEM_MAX &&
+           (r = read(fd, buf + got, (size_t)(WORKERCFG_PEM_MAX + 1 - got))) > 0)
+        got += r;
+    close(fd);
+    if (buf == NULL || r < 0) {
+        mm2_problems_add(p, "%s=%.*s: cannot read the TLS store: %s", f->key, SHOW, f->path,
+                         buf == NULL ? "out of memory" : strerror(errno));
+    } else {
+        buf[got] = '\0';
+        check_store(f, buf, got, p);
+    }
     free(buf);
 }
 
-void wcfg_check_files(const struct wcfg *w, struct mm2_problems *p)
+void workercfg_check_files(const struct workercfg *w, struct mm2_problems *p)
 {
     for (size_t i = 0; i < w->nfiles; i++) {
         bool dup = false;

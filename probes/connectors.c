@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "connect_status.h"
-#include "mm2_env.h"
 #include "mm2_problems.h"
 
 #define PATH "/connectors?expand=status"

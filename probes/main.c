@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "mm2_cli.h"
-#include "mm2_http.h"
 #include "mm2_deadline.h"
 #include "mm2_env.h"
 #include "mm2_err.h"
+#include "mm2_http.h"
 #include "mm2_log.h"
 #include "mm2_parse.h"
 #include "probe.h"

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#define MESSAGE_MAX 300
+
 enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_http_response *resp,
                           struct mm2_error *err)
 {
@@ -21,8 +23,6 @@ enum mm2_status probe_get(struct probe_ctx *ctx, const char *path, struct mm2_ht
     }
     return MM2_OK;
 }
-
-#define MESSAGE_MAX 300
 
 void probe_body_message(const struct mm2_http_response *resp, char *buf, size_t buflen)
 {

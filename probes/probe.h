@@ -6,8 +6,8 @@
  * Contract:
  *   - struct probe_ctx is main's; the checks borrow it. Nothing here frees the client or the log.
  *   - A check returns an exit code of docs/ARCHITECTURE.md §5 (enum mm2_status). On failure it
- * either fills err (main prints err.msg as one line) or, when it has several lines to say
- * (connectors), logs them itself and leaves err.msg empty.
+ *     either fills err (main prints err.msg as one line) or, when it has several lines to say
+ *     (connectors), logs them itself and leaves err.msg empty.
  *   - Diagnostics go to ctx->log (stderr); data (the connectors summary) to ctx->out (stdout).
  */
 #ifndef PROBE_PROBE_H
@@ -16,9 +16,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "mm2_http.h"
 #include "mm2_deadline.h"
 #include "mm2_err.h"
+#include "mm2_http.h"
 #include "mm2_log.h"
 
 struct probe_opts {

@@ -120,6 +120,14 @@ setup() {
   assert_output "$E ssl.truststore.location=$FAKE/tls/target/ca.crt is not a PEM file; the profile's ssl.*.type is PEM"
 }
 
+@test "a truststore over 1 MiB is refused, and nothing is written past the buffer that read it" {
+  profile connect-mm2-sasl-ssl.properties
+  head -c 1048577 /dev/zero | tr '\0' A >"$FAKE/tls/target/ca.crt"
+  with "CONNECT_SASL_JAAS_CONFIG=$SCRAM_JAAS"
+  run -3 ep
+  assert_output "$E ssl.truststore.location=$FAKE/tls/target/ca.crt is larger than 1048576 bytes; is it the right file?"
+}
+
 @test "a keystore with a traditional RSA key, and one without a certificate, are refused" {
   profile connect-mm2-mtls.properties
   openssl genrsa -traditional -out "$FAKE/tls/target/keystore.pem" 2048 2>/dev/null
