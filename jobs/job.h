@@ -169,9 +169,6 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
  * (recheck.c). */
 const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, const char *name);
 
-/* The plan's entry for source topic name, or NULL (recheck.c). */
-const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name);
-
 /* The remedy for a connector whose status reads UNASSIGNED with zero tasks (format: one %s, the
  * connector's name). A status record written as a worker let the connector go can be resent
  * after a newer one and win (KafkaStatusBackingStore retries a failed write; a connector's, unlike

@@ -59,14 +59,6 @@ const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, cons
     return NULL;
 }
 
-const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name)
-{
-    for (size_t i = 0; i < plan->ntopics; i++)
-        if (strcmp(plan->topics[i].name, name) == 0)
-            return &plan->topics[i];
-    return NULL;
-}
-
 /* Partition counts, and every replicated topic planned. */
 static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan,
                                       struct mm2_refusals *r, struct mm2_error *err)
@@ -109,7 +101,7 @@ static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan
     }
     for (size_t i = 0; i < src.n; i++) {
         if (mm2_mirror_replicates(j->mirror, src.v[i].name) &&
-            job_plan_topic(plan, src.v[i].name) == NULL)
+            mm2_export_topic(plan->topics, plan->ntopics, src.v[i].name) == NULL)
             mm2_refuse(r,
                        "topic %.200s (%d partitions): the connector replicates it but the plan "
                        "has no entry for it; MM2 would copy it from the earliest offset, a full "

@@ -111,7 +111,7 @@ static void compare_extra(struct job *j, const struct mm2_plan *plan, const stru
 {
     for (size_t i = 0; i < l->offs.n; i++) {
         const struct mm2_source_offset *o = &l->offs.v[i];
-        bool planned_topic = job_plan_topic(plan, o->topic) != NULL;
+        bool planned_topic = mm2_export_topic(plan->topics, plan->ntopics, o->topic) != NULL;
         if (strcmp(o->cluster, plan->alias) == 0 && planned_topic &&
             mm2_plan_find(plan, o->topic, o->partition) == NULL)
             mismatch(j, m, "%s-%d: an offset %lld that the plan does not have", o->topic,
