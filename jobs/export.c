@@ -133,7 +133,7 @@ static enum mm2_status add_topic(struct ctx *x, const struct mm2_topic_meta *src
     t->flink_target = strdup(mm2_config_flink_target(&j->cfg, t->name));
     if (t->target == NULL || t->flink_target == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    tm = job_topic_meta(tgt, target);
+    tm = mm2_topics_find(tgt, target);
     t->target_partitions = tm != NULL ? tm->partitions : -1;
     return MM2_OK;
 }

@@ -165,10 +165,6 @@ int job_load_plan(struct job *j, const char *config, const char *plan_path, stru
 enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
                             struct mm2_error *err);
 
-/* The topic called name in l (sorted by name, as mm2_kafka_topics returns it), or NULL
- * (recheck.c). */
-const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, const char *name);
-
 /* The remedy for a connector whose status reads UNASSIGNED with zero tasks (format: one %s, the
  * connector's name). A status record written as a worker let the connector go can be resent
  * after a newer one and win (KafkaStatusBackingStore retries a failed write; a connector's, unlike

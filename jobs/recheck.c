@@ -44,21 +44,6 @@ static enum mm2_status recheck_clusters(struct job *j, const struct mm2_plan *pl
     return MM2_OK;
 }
 
-const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, const char *name)
-{
-    for (size_t lo = 0, hi = l->n; lo < hi;) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, l->v[mid].name);
-        if (c == 0)
-            return &l->v[mid];
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return NULL;
-}
-
 /* Partition counts, and every replicated topic planned. */
 static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan,
                                       struct mm2_refusals *r, struct mm2_error *err)
@@ -79,8 +64,8 @@ static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan
     }
     for (size_t i = 0; i < plan->ntopics; i++) {
         const struct mm2_xtopic *t = &plan->topics[i];
-        const struct mm2_topic_meta *s = job_topic_meta(&src, t->name);
-        const struct mm2_topic_meta *d = job_topic_meta(&tgt, t->target);
+        const struct mm2_topic_meta *s = mm2_topics_find(&src, t->name);
+        const struct mm2_topic_meta *d = mm2_topics_find(&tgt, t->target);
         if (s == NULL)
             mm2_refuse(r, "topic %.200s: it no longer exists on the source [rule topics-changed]",
                        t->name);
