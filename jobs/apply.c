@@ -2,15 +2,25 @@
  * plan's config), backs up its offsets, refuses if they show it moved past the plan, PATCHes
  * the plan in one request (409 retried), then verifies (docs/ARCHITECTURE.md §2.1, §6.4). Never
  * resumes. */
+#include "apply.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
-#include "past.h"
+#include "clients.h"
+#include "compare.h"
+#include "load.h"
 #include "mm2_artifact.h"
 #include "mm2_backup.h"
+#include "mm2_cli.h"
+#include "mm2_connlive.h"
+#include "options.h"
+#include "past.h"
+#include "readback.h"
+#include "recheck.h"
+#include "report.h"
+#include "stopped.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -399,7 +409,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
                bool replace)
 {
     struct mm2_refusals r = {0};
-    struct verify_result vr = {0};
+    struct job_comparison vr = {0};
     struct mm2_error err = {0};
     char backup_digest[MM2_DIGEST_TEXT_LEN + 1];
     cJSON *replaced = NULL;
@@ -431,7 +441,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     job_phase(j, "PATCH", &t);
-    if (job_verify(j, plan, &vr, &err) != MM2_OK) {
+    if (job_compare(j, plan, &vr, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
@@ -447,7 +457,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     if (vr.mismatches > 0) {
-        job_verify_failed(j, "verify: ", &vr, "do not resume");
+        job_compare_failed(j, "verify: ", &vr, "do not resume");
         rc = MM2_CHECK_FAILED;
         goto out;
     }

@@ -4,14 +4,19 @@
  * transaction markers leave gaps); and the last record Flink wrote (just below that watermark)
  * equals the source record that the plan's boundary class says Flink wrote last (flink_source;
  * docs/mm2-offsets.1, check). */
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_artifact.h"
+#include "mm2_cli.h"
 #include "mm2_json.h"
+#include "options.h"
+#include "report.h"
 
 #define DEFAULT_WAIT_MS 60000L
 #define BACK_FIRST 8

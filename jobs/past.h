@@ -6,7 +6,8 @@
  * created cannot have run: offsets past the plan were left by an earlier connector of the same
  * name, which Connect keeps after a DELETE ([rule stale-offsets]). Either way, going back to the
  * plan copies the records in between again. Stale offsets are written over only with
- * --replace-stale-offsets; without it, the connector apply created is deleted again.
+ * --replace-stale-offsets; without it, the connector apply created is deleted again. Calls job.c
+ * only (job.h has the order of jobs/).
  */
 #ifndef JOBS_PAST_H
 #define JOBS_PAST_H
@@ -15,7 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "job.h"
+#include "mm2_plan.h"
 
 /* A planned partition whose offset in Connect is past the plan: an offset above M, or any offset
  * where the plan writes null (MM2 then starts at the log start). */

@@ -1,9 +1,9 @@
 /* readback: the connector's offsets as Connect lists them, read until two reads agree (see
- * job.h). */
+ * readback.h). */
+#include "readback.h"
+
 #include <stdbool.h>
 #include <string.h>
-
-#include "job.h"
 
 /* The second read follows the first at once: Worker.sourceConnectorOffsets lists the partitions
  * from the worker's in-memory view and then reads the offsets topic to its end

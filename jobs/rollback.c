@@ -2,14 +2,20 @@
  * per partition, as the CSV that kafka-consumer-groups.sh --reset-offsets --from-file reads
  * (TOPIC,PARTITION,OFFSET), and with --commit committed to the Flink group directly. Needs the
  * connector STOPPED first: a running MM2 moves on while Flink would start. */
+#include "rollback.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_cli.h"
 #include "mm2_file.h"
 #include "mm2_json.h"
+#include "options.h"
+#include "readback.h"
+#include "stopped.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
