@@ -1,13 +1,15 @@
 /* recheck: the plan's facts against the clusters and Connect as they are now, which apply and
- * resume both run before they change anything (see recheck.h). */
+ * resume both run before they change anything (see recheck.h): read here, judged by
+ * lib/mm2_recheck. */
 #include "recheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "clients.h"
+#include "mm2_recheck.h"
 
+/* The cluster ids of source, target and Connect's Kafka; info gets GET /'s answer. */
 static enum mm2_status recheck_clusters(struct job *j, const struct mm2_plan *plan,
                                         struct mm2_connect_info *info, struct mm2_refusals *r,
                                         struct mm2_error *err)
@@ -26,21 +28,7 @@ static enum mm2_status recheck_clusters(struct job *j, const struct mm2_plan *pl
         st = mm2_connect_info(j->connect, info, err);
     if (st != MM2_OK)
         return st;
-    if (strcmp(src, plan->source_cluster) != 0)
-        mm2_refuse(r,
-                   "the [source] cluster is %.64s but the plan was made on %.64s; use the "
-                   "plan's clusters [rule wrong-source]",
-                   src, plan->source_cluster);
-    if (strcmp(tgt, plan->target_cluster) != 0)
-        mm2_refuse(r,
-                   "the [target] cluster is %.64s but the plan was made for %.64s [rule "
-                   "wrong-target]",
-                   tgt, plan->target_cluster);
-    if (strcmp(info->kafka_cluster_id, plan->target_cluster) != 0)
-        mm2_refuse(r,
-                   "Connect at %s runs on Kafka cluster %.64s (GET /), not the plan's target "
-                   "%.64s: wrong Connect cluster [rule wrong-target]",
-                   j->cfg.connect_url, info->kafka_cluster_id, plan->target_cluster);
+    (void)mm2_recheck_clusters(plan, src, tgt, info->kafka_cluster_id, j->cfg.connect_url, r);
     return MM2_OK;
 }
 
@@ -62,37 +50,7 @@ static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan
         mm2_topic_list_free(&src);
         return st;
     }
-    for (size_t i = 0; i < plan->ntopics; i++) {
-        const struct mm2_xtopic *t = &plan->topics[i];
-        const struct mm2_topic_meta *s = mm2_topics_find(&src, t->name);
-        const struct mm2_topic_meta *d = mm2_topics_find(&tgt, t->target);
-        if (s == NULL)
-            mm2_refuse(r, "topic %.200s: it no longer exists on the source [rule topics-changed]",
-                       t->name);
-        else if (s->partitions != t->partitions)
-            mm2_refuse(r,
-                       "topic %.200s: it has %d partitions now, %d in the plan; partitions "
-                       "%d.. have no plan entry and MM2 would copy them from the earliest "
-                       "offset: export and plan again [rule unplanned]",
-                       t->name, (int)s->partitions, (int)t->partitions, (int)t->partitions);
-        if (d == NULL)
-            mm2_refuse(r, "topic %.200s: target topic %.200s does not exist [rule target-missing]",
-                       t->name, t->target);
-        else if (d->partitions != t->target_partitions)
-            mm2_refuse(r,
-                       "topic %.200s: target topic %.200s has %d partitions, %d in the plan "
-                       "[rule partition-count]",
-                       t->name, t->target, (int)d->partitions, (int)t->target_partitions);
-    }
-    for (size_t i = 0; i < src.n; i++) {
-        if (mm2_mirror_replicates(j->mirror, src.v[i].name) &&
-            mm2_export_topic(plan->topics, plan->ntopics, src.v[i].name) == NULL)
-            mm2_refuse(r,
-                       "topic %.200s (%d partitions): the connector replicates it but the plan "
-                       "has no entry for it; MM2 would copy it from the earliest offset, a full "
-                       "duplicate: export and plan again, or narrow \"topics\" [rule unplanned]",
-                       src.v[i].name, (int)src.v[i].partitions);
-    }
+    (void)mm2_recheck_topics(plan, &src, &tgt, j->mirror, r);
     mm2_topic_list_free(&src);
     mm2_topic_list_free(&tgt);
     return MM2_OK;
@@ -119,21 +77,8 @@ static enum mm2_status recheck_logs(struct job *j, const struct mm2_plan *plan,
     job_kafka_deadline(j, &dl);
     if (plan->n > 0)
         st = mm2_kafka_log_offsets(j->source, tps, plan->n, start, end, NULL, &dl, err);
-    for (size_t i = 0; st == MM2_OK && i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        if (e->action == MM2_ACT_LOSS)
-            continue; /* the loss was accepted; MM2 starts at the log start, whatever it is */
-        if (e->c < start[i])
-            mm2_refuse(r,
-                       "%s-%d: the log start is %lld now, above the plan's C=%lld: records "
-                       "expired since the export; export and plan again [rule expired]",
-                       e->topic, (int)e->partition, (long long)start[i], (long long)e->c);
-        else if (e->c > end[i])
-            mm2_refuse(r,
-                       "%s-%d: the log end is %lld now, below the plan's C=%lld: was the topic "
-                       "recreated? [rule beyond-end]",
-                       e->topic, (int)e->partition, (long long)end[i], (long long)e->c);
-    }
+    if (st == MM2_OK)
+        (void)mm2_recheck_logs(plan, start, end, r);
 out:
     free(tps);
     free(start);
