@@ -369,7 +369,7 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
     return rc;
 }
 
-/* Backs up the connector's offsets, then judges those past the plan (judge_past). *same tells
+/* Backs up the connector's offsets, then judges those past the plan (job_judge_past). *same tells
  * that they already equal the plan; *replaced, what --replace-stale-offsets will replace.
  * Returns 0 or the exit code. */
 static int back_up(struct job *j, const struct mm2_plan *plan, bool created, bool replace,
@@ -378,7 +378,7 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
 {
     struct mm2_source_offsets existing = {0};
     struct mm2_error err = {0};
-    struct past *past = calloc(plan->n + 1, sizeof(*past));
+    struct mm2_past *past = calloc(plan->n + 1, sizeof(*past));
     size_t npast;
     int rc = MM2_OK;
     long t = mm2_now_ms();
@@ -390,9 +390,9 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
         rc = job_fail(j, &err);
     } else {
         job_phase(j, "backup of its offsets", &t);
-        npast = past_plan(plan, &existing, past, same);
+        npast = mm2_past_find(plan, &existing, past, same);
         if (npast > 0)
-            rc = judge_past(j, plan, past, npast, created, replace, backup, replaced);
+            rc = job_judge_past(j, plan, past, npast, created, replace, backup, replaced);
         else if (created && existing.n > 0)
             job_info(j,
                      "connector %s, just created, holds %zu offsets from an earlier connector of "
