@@ -1,24 +1,22 @@
-/* compare: the connector's state and offsets read back and compared with the plan, 100%
- * (docs/ARCHITECTURE.md §2.1, §6.4): every offset present and equal, every null absent, nothing
- * extra under the plan's topics and alias, the connector stopped as Connect decides it (STOPPED,
- * no task config) with the plan's config (see compare.h). */
+/* compare: the connector's state and offsets read back, compared with the plan by
+ * lib/mm2_verify (docs/ARCHITECTURE.md §2.1, §6.4), each mismatch printed, and the verify report
+ * (see compare.h). */
 #include "compare.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mm2_artifact.h"
 #include "mm2_connlive.h"
 #include "mm2_pj.h"
+#include "mm2_verify.h"
 #include "readback.h"
 #include "report.h"
-#include "stopped.h"
 
 /* The mismatch lines of one comparison: each is printed, and kept for the report. */
 struct mismatches {
+    struct job *j;
     cJSON *list;
-    size_t n;
     bool oom; /* a line could not be kept: the report would be incomplete */
 };
 
@@ -31,21 +29,20 @@ struct live {
     struct mm2_source_offsets offs;
 };
 
-static void mismatch(struct job *j, struct mismatches *m, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void mismatch(struct job *j, struct mismatches *m, const char *fmt, ...)
+/* Each line of the comparison (mm2_verify_compare): a mismatch is printed and kept for the
+ * report, a note printed at its level. */
+static void say(void *ctx, enum mm2_verify_say what, const char *line)
 {
-    char line[MM2_REFUSAL_LEN];
+    struct mismatches *m = ctx;
     cJSON *s;
-    va_list ap;
 
-    va_start(ap, fmt);
-    if (vsnprintf(line, sizeof(line), fmt, ap) < 0)
-        line[0] = '\0';
-    va_end(ap);
-    mm2_log_error(&j->log, "mismatch: %s", line);
-    m->n++;
+    if (what == MM2_VERIFY_INFO)
+        job_info(m->j, "%s", line);
+    else if (what == MM2_VERIFY_WARN)
+        job_warn(m->j, "%s", line);
+    if (what != MM2_VERIFY_PROBLEM)
+        return;
+    mm2_log_error(&m->j->log, "mismatch: %s", line);
     s = cJSON_CreateString(line);
     if (s == NULL || !cJSON_AddItemToArray(m->list, s)) {
         cJSON_Delete(s);
@@ -65,66 +62,6 @@ static enum mm2_status read_live(struct job *j, const struct mm2_plan *plan, str
     if (st == MM2_OK && l->v.s.exists)
         st = job_read_offsets(j, plan->connector, plan, &l->offs, err);
     return st;
-}
-
-static void compare_connector(struct job *j, const struct mm2_plan *plan, const struct live *l,
-                              struct mismatches *m)
-{
-    char line[MM2_REFUSAL_LEN];
-
-    if (!l->v.s.exists) {
-        mismatch(j, m, "connector %s does not exist; run apply", plan->connector);
-        return;
-    }
-    if (job_stop_problem(j, plan->connector, &l->v, JOB_STOP_WHY_HOLD, "then verify again", line,
-                         sizeof(line)))
-        mismatch(j, m, "%s", line);
-    if (strcmp(l->digest, plan->config_digest) != 0) {
-        char how[320];
-        job_config_differs(plan, l->config, l->digest, how, sizeof(how));
-        mismatch(j, m, "connector %s's config is not the plan's (%s)", plan->connector, how);
-    }
-}
-
-/* Every planned partition against the offset Connect lists for it; returns how many it checked. */
-static size_t compare_planned(struct job *j, const struct mm2_plan *plan, const struct live *l,
-                              struct mismatches *m)
-{
-    for (size_t i = 0; i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        const struct mm2_source_offset *o =
-            mm2_source_offsets_find(&l->offs, plan->alias, e->topic, e->partition);
-        if (e->action == MM2_ACT_OFFSET && o == NULL)
-            mismatch(j, m, "%s-%d: expected offset %lld, found none", e->topic, (int)e->partition,
-                     (long long)e->m);
-        else if (e->action == MM2_ACT_OFFSET && o->offset != e->m)
-            mismatch(j, m, "%s-%d: expected offset %lld, found %lld", e->topic, (int)e->partition,
-                     (long long)e->m, (long long)o->offset);
-        else if (e->action != MM2_ACT_OFFSET && o != NULL)
-            mismatch(j, m, "%s-%d: expected no offset (null: start at earliest), found %lld",
-                     e->topic, (int)e->partition, (long long)o->offset);
-    }
-    return plan->n;
-}
-
-/* Offsets under the plan's topics that the plan does not have: "extra" under its alias, a
- * warning under another (MM2 ignores those). */
-static void compare_extra(struct job *j, const struct mm2_plan *plan, const struct live *l,
-                          struct mismatches *m)
-{
-    for (size_t i = 0; i < l->offs.n; i++) {
-        const struct mm2_source_offset *o = &l->offs.v[i];
-        bool planned_topic = mm2_export_topic(plan->topics, plan->ntopics, o->topic) != NULL;
-        if (strcmp(o->cluster, plan->alias) == 0 && planned_topic &&
-            mm2_plan_find(plan, o->topic, o->partition) == NULL)
-            mismatch(j, m, "%s-%d: an offset %lld that the plan does not have", o->topic,
-                     (int)o->partition, (long long)o->offset);
-        else if (strcmp(o->cluster, plan->alias) != 0 && planned_topic)
-            job_warn(j,
-                     "%s-%d has an offset under cluster alias \"%.60s\", not \"%.60s\"; MM2 "
-                     "ignores it",
-                     o->topic, (int)o->partition, o->cluster, plan->alias);
-    }
 }
 
 /* The verify artifact (unsealed). Takes m->list. Every member or none: out of memory is an
@@ -168,7 +105,8 @@ enum mm2_status job_compare(struct job *j, const struct mm2_plan *plan, struct j
                             struct mm2_error *err)
 {
     struct live l = {0};
-    struct mismatches m = {.list = cJSON_CreateArray()};
+    struct mismatches m = {.j = j, .list = cJSON_CreateArray()};
+    struct mm2_verify_counts c;
     enum mm2_status st;
 
     memset(res, 0, sizeof(*res));
@@ -176,14 +114,11 @@ enum mm2_status job_compare(struct job *j, const struct mm2_plan *plan, struct j
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     st = read_live(j, plan, &l, err);
     if (st == MM2_OK) {
-        compare_connector(j, plan, &l, &m);
-        if (l.v.s.exists) {
-            size_t before = m.n;
-            res->checked = compare_planned(j, plan, &l, &m);
-            res->partition_mismatches = m.n - before;
-        }
-        compare_extra(j, plan, &l, &m);
-        res->mismatches = m.n;
+        mm2_verify_compare(plan, &(const struct mm2_verify_live){&l.v, l.config, l.digest, &l.offs},
+                           say, &m, &c);
+        res->checked = c.checked;
+        res->mismatches = c.mismatches;
+        res->partition_mismatches = c.partition_mismatches;
         st = verify_report(plan, &l, &m, res, err);
     }
     cJSON_Delete(m.list);

@@ -1,8 +1,8 @@
 /*
  * compare: what apply, resume and verify all run once the offsets are written: the connector's
  * state, config and offsets read back from Connect and compared with the plan
- * (docs/ARCHITECTURE.md §2.1), one "mismatch:" line on stderr each, and the verify report. Calls
- * job.c, report.c, readback.c and stopped.c (job.h has the order of jobs/).
+ * (docs/ARCHITECTURE.md §2.1; lib/mm2_verify decides), one "mismatch:" line on stderr each, and
+ * the verify report. Calls job.c, report.c and readback.c (job.h has the order of jobs/).
  *
  * Contract: the caller owns res->report (cJSON_Delete). Out of memory is an error, never a
  * report with members missing.

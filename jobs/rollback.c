@@ -79,7 +79,7 @@ static int connector_stopped(struct job *j)
                       j->conn.name);
         return MM2_CHECK_FAILED;
     }
-    if (job_stop_problem(j, j->conn.name, &v, JOB_STOP_WHY_HOLD, "then run rollback-plan again",
+    if (job_stop_problem(j, j->conn.name, &v, MM2_VERIFY_WHY_HOLD, "then run rollback-plan again",
                          line, sizeof(line))) {
         mm2_log_error(&j->log, "refused: %s", line);
         return MM2_CHECK_FAILED;
