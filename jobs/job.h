@@ -2,16 +2,17 @@
  * job: one run of an mm2-offsets subcommand: its state (struct job: the INI file and connector
  * JSON once loaded, the clients once opened), what it says on stderr, its clock, and its end.
  *
- * The files of jobs/ call one way, each only the ones below it (scripts/layer-check):
- *   job.c                                  this header's: calls lib/ only
+ * The files of jobs/ call one way, each only the ones above it here (scripts/layer-check):
+ *   job.c                                  the run itself: calls lib/ only
  *   options.c clients.c report.c           a subcommand's tools: job.c at most
  *   bind.c readback.c recheck.c stopped.c  reads and checks: the tools
- *   load.c compare.c past.c                what several subcommands run: all of the above
+ *   load.c compare.c past.c                steps a subcommand takes: all of the above
  *   apply.c check.c export.c plan.c resume.c rollback.c status.c verify.c
- *                                          the subcommands, never each other
+ *                                          the subcommands: all of the above, never each other
  *   main.c                                 the table of subcommands
  * The decisions they act on are lib/'s pure functions (mm2_plan, mm2_binding, mm2_recheck,
- * mm2_past, mm2_verify), unit-tested there; jobs/ reads arguments, calls and prints.
+ * mm2_verify, mm2_past, mm2_rollback, mm2_check), unit-tested there: jobs/ reads arguments and
+ * artifacts, calls Kafka and Connect, and prints.
  *
  * Contract:
  *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.
