@@ -2,15 +2,25 @@
  * plan's config), backs up its offsets, refuses if they show it moved past the plan, PATCHes
  * the plan in one request (409 retried), then verifies (docs/ARCHITECTURE.md §2.1, §6.4). Never
  * resumes. */
+#include "apply.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
-#include "past.h"
+#include "clients.h"
+#include "compare.h"
+#include "load.h"
 #include "mm2_artifact.h"
 #include "mm2_backup.h"
+#include "mm2_cli.h"
+#include "mm2_connlive.h"
+#include "options.h"
+#include "past.h"
+#include "readback.h"
+#include "recheck.h"
+#include "report.h"
+#include "stopped.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -359,7 +369,7 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
     return rc;
 }
 
-/* Backs up the connector's offsets, then judges those past the plan (judge_past). *same tells
+/* Backs up the connector's offsets, then judges those past the plan (job_judge_past). *same tells
  * that they already equal the plan; *replaced, what --replace-stale-offsets will replace.
  * Returns 0 or the exit code. */
 static int back_up(struct job *j, const struct mm2_plan *plan, bool created, bool replace,
@@ -368,7 +378,7 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
 {
     struct mm2_source_offsets existing = {0};
     struct mm2_error err = {0};
-    struct past *past = calloc(plan->n + 1, sizeof(*past));
+    struct mm2_past *past = calloc(plan->n + 1, sizeof(*past));
     size_t npast;
     int rc = MM2_OK;
     long t = mm2_now_ms();
@@ -380,9 +390,9 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
         rc = job_fail(j, &err);
     } else {
         job_phase(j, "backup of its offsets", &t);
-        npast = past_plan(plan, &existing, past, same);
+        npast = mm2_past_find(plan, &existing, past, same);
         if (npast > 0)
-            rc = judge_past(j, plan, past, npast, created, replace, backup, replaced);
+            rc = job_judge_past(j, plan, past, npast, created, replace, backup, replaced);
         else if (created && existing.n > 0)
             job_info(j,
                      "connector %s, just created, holds %zu offsets from an earlier connector of "
@@ -399,7 +409,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
                bool replace)
 {
     struct mm2_refusals r = {0};
-    struct verify_result vr = {0};
+    struct job_comparison vr = {0};
     struct mm2_error err = {0};
     char backup_digest[MM2_DIGEST_TEXT_LEN + 1];
     cJSON *replaced = NULL;
@@ -431,7 +441,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     job_phase(j, "PATCH", &t);
-    if (job_verify(j, plan, &vr, &err) != MM2_OK) {
+    if (job_compare(j, plan, &vr, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
@@ -447,7 +457,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     if (vr.mismatches > 0) {
-        job_verify_failed(j, "verify: ", &vr, "do not resume");
+        job_compare_failed(j, "verify: ", &vr, "do not resume");
         rc = MM2_CHECK_FAILED;
         goto out;
     }

@@ -1,9 +1,11 @@
 /* bind: an export or plan must be one of the migration that the INI in use describes (see
- * lib/mm2_binding.h); every command that reads one checks it before it touches Connect. */
+ * bind.h); every command that reads one checks it before it touches Connect. */
+#include "bind.h"
+
+#include <stdio.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_binding.h"
+#include "clients.h"
 
 /* The INI's cluster id of one side: pinned ([source] cluster.id), or read from the cluster. */
 static enum mm2_status cluster_id(struct job *j, bool target, char *out, size_t len,
@@ -61,14 +63,6 @@ int job_bound(struct job *j, const char *what, const struct mm2_binding *a,
     mm2_mirror_free(mirror);
     mm2_refusals_free(&r);
     return rc;
-}
-
-enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan, struct mm2_error *err)
-{
-    struct mm2_binding b;
-
-    mm2_binding_of_plan(plan, &b);
-    return mm2_binding_add_json(report, &b, err);
 }
 
 int job_pins_hold(struct job *j, const char *source_id, const char *target_id)

@@ -4,14 +4,20 @@
  * transaction markers leave gaps); and the last record Flink wrote (just below that watermark)
  * equals the source record that the plan's boundary class says Flink wrote last (flink_source;
  * docs/mm2-offsets.1, check). */
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_artifact.h"
+#include "mm2_check.h"
+#include "mm2_cli.h"
 #include "mm2_json.h"
+#include "options.h"
+#include "report.h"
 
 #define DEFAULT_WAIT_MS 60000L
 #define BACK_FIRST 8
@@ -52,33 +58,6 @@ static void usage(FILE *out)
             "                         that did not keep partition numbers)\n",
             DEFAULT_WAIT_MS / 1000);
     job_usage_end(out, 25, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
-}
-
-static bool bytes_eq(const unsigned char *a, size_t al, const unsigned char *b, size_t bl)
-{
-    if ((a == NULL) != (b == NULL))
-        return false;
-    return a == NULL || (al == bl && (al == 0 || memcmp(a, b, al) == 0));
-}
-
-/* "" when equal, else which field differs. */
-static const char *differs(const struct mm2_record *s, const struct mm2_record *t)
-{
-    if (!bytes_eq(s->key, s->key_len, t->key, t->key_len))
-        return "key";
-    if (!bytes_eq(s->value, s->value_len, t->value, t->value_len))
-        return "value";
-    if (s->nheaders != t->nheaders)
-        return "headers";
-    for (size_t i = 0; i < s->nheaders; i++)
-        if (strcmp(s->headers[i].name, t->headers[i].name) != 0 ||
-            !bytes_eq(s->headers[i].value, s->headers[i].len, t->headers[i].value,
-                      t->headers[i].len))
-            return "headers";
-    /* MM2 keeps the source timestamp; a LogAppendTime topic on either side rewrites it. */
-    if (s->tstype == 1 && t->tstype == 1 && s->timestamp != t->timestamp)
-        return "timestamp";
-    return "";
 }
 
 /* The last data record below `below` (at or above floor), searching backwards in growing
@@ -171,7 +150,7 @@ static enum mm2_status first_record(struct job *j, const struct mm2_pentry *e, b
         mm2_log_error(&j->log, "%s-%d: %s", e->topic, (int)e->partition, d);
         t->bad++;
     } else if (st == MM2_OK) {
-        const char *d = differs(&s.v[0], &g.v[0]);
+        const char *d = mm2_check_differs(&s.v[0], &g.v[0]);
         cJSON_AddItemToObject(
             row, "first",
             side(d[0] == '\0' ? "equal" : "differs", s.v[0].offset, g.v[0].offset, d));
@@ -251,7 +230,7 @@ static enum mm2_status flink_last(struct job *j, const struct mm2_pentry *e, boo
                                    !fs ? no_source : "no target record before the boundary"));
     } else {
         const struct mm2_record *a = &s.v[s.n - 1], *b = &g.v[g.n - 1];
-        const char *d = differs(a, b);
+        const char *d = mm2_check_differs(a, b);
         cJSON_AddItemToObject(row, "flink_last",
                               side(d[0] == '\0' ? "equal" : "differs", a->offset, b->offset, d));
         if (d[0] != '\0') {

@@ -1,17 +1,22 @@
 /* export: the Flink group's committed C, the source log start/end, the target's high watermark
  * and last stable offset, read twice --stable-wait apart, and how Flink is known to have
  * stopped (docs/ARCHITECTURE.md §3.4). Writes the export artifact; touches nothing. */
+#include "export.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
+#include "bind.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_artifact.h"
+#include "mm2_cli.h"
 #include "mm2_http.h"
 #include "mm2_json.h"
 #include "mm2_tail.h"
+#include "options.h"
 
 #define DEFAULT_STABLE_WAIT_MS 30000L
 
@@ -133,7 +138,7 @@ static enum mm2_status add_topic(struct ctx *x, const struct mm2_topic_meta *src
     t->flink_target = strdup(mm2_config_flink_target(&j->cfg, t->name));
     if (t->target == NULL || t->flink_target == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    tm = job_topic_meta(tgt, target);
+    tm = mm2_topics_find(tgt, target);
     t->target_partitions = tm != NULL ? tm->partitions : -1;
     return MM2_OK;
 }

@@ -7,14 +7,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apply.h"
+#include "check.h"
+#include "export.h"
 #include "job.h"
 #include "mm2_cli.h"
 #include "mm2_deadline.h"
 #include "mm2_kafka.h"
+#include "plan.h"
+#include "resume.h"
+#include "rollback.h"
+#include "status.h"
+#include "verify.h"
 
 static const struct {
     const char *name;
-    job_cmd_fn fn;
+    int (*fn)(struct job *j, int argc, char **argv);
     const char *what;
 } cmds[] = {
     {"export", cmd_export, "read the Flink group's C, the logs and the target, twice"},

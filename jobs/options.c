@@ -1,12 +1,10 @@
 /* options: a subcommand's command line against its option table, getopt_long underneath (see
- * job.h). */
+ * options.h). */
+#include "options.h"
+
 #include <getopt.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
 #include "mm2_parse.h"
 
 /* The getopt_long tables for opts plus -q, -v and -h; 0, or -1 when they do not fit. */
@@ -112,27 +110,6 @@ int job_options(struct job *j, int argc, char **argv, const struct job_opt *opts
     return MM2_OK;
 }
 
-int job_plan_options(struct job *j, int argc, char **argv, const char **config, const char **plan,
-                     const struct job_opt *own, size_t nown, void (*usage)(FILE *out),
-                     struct mm2_plan *loaded, bool *done)
-{
-    struct job_opt opts[10] = {
-        {"config", 'c', JOB_OPT_STRING, config},
-        {"plan", 'p', JOB_OPT_STRING, plan},
-    };
-    int rc;
-
-    *done = false;
-    if (nown > sizeof(opts) / sizeof(opts[0]) - 2)
-        return job_usage_error(j, "too many options (internal)");
-    for (size_t i = 0; i < nown; i++)
-        opts[2 + i] = own[i];
-    rc = job_options(j, argc, argv, opts, 2 + nown, usage, done);
-    if (rc != MM2_OK || *done || loaded == NULL)
-        return rc;
-    return job_load_plan(j, *config, *plan, loaded);
-}
-
 void job_usage_end(FILE *out, int col, const struct mm2_exit_note *notes, size_t n)
 {
     static const struct {
@@ -147,15 +124,4 @@ void job_usage_end(FILE *out, int col, const struct mm2_exit_note *notes, size_t
         fprintf(out, "  %-*s%s\n", col - 2, common[i].flags, common[i].what);
     fputc('\n', out);
     mm2_cli_exit_codes(out, notes, n);
-}
-
-int job_usage_error(struct job *j, const char *fmt, ...)
-{
-    va_list ap;
-    enum mm2_status st;
-
-    va_start(ap, fmt);
-    st = mm2_cli_vusage_error(&j->log, fmt, ap);
-    va_end(ap);
-    return st;
 }

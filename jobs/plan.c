@@ -2,14 +2,19 @@
  * refuses with one line per problem and writes nothing, or writes the plan and prints its digest
  * (the value a person approves for resume). Talks to nothing but, for the cluster ids the INI does
  * not pin, the clusters: the export holds every other fact. */
+#include "plan.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "mm2_cli.h"
+#include "bind.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_artifact.h"
 #include "mm2_binding.h"
+#include "mm2_cli.h"
+#include "options.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {

@@ -1,9 +1,10 @@
 /* readback: the connector's offsets as Connect lists them, read until two reads agree (see
- * job.h). */
-#include <stdbool.h>
+ * readback.h). */
+#include "readback.h"
+
 #include <string.h>
 
-#include "job.h"
+#include "mm2_verify.h"
 
 /* The second read follows the first at once: Worker.sourceConnectorOffsets lists the partitions
  * from the worker's in-memory view and then reads the offsets topic to its end
@@ -13,35 +14,6 @@
  * back-to-back reads of every partition. */
 #define FIRST_GAP_MS 20L
 #define STABLE_GAP_MS 250L
-
-static bool offsets_equal(const struct mm2_source_offsets *a, const struct mm2_source_offsets *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (size_t i = 0; i < a->n; i++)
-        if (a->v[i].partition != b->v[i].partition || a->v[i].offset != b->v[i].offset ||
-            strcmp(a->v[i].topic, b->v[i].topic) != 0 ||
-            strcmp(a->v[i].cluster, b->v[i].cluster) != 0)
-            return false;
-    return true;
-}
-
-/* o is exactly what the plan writes: its offsets, its nulls absent, nothing else. */
-static bool offsets_are_plan(const struct mm2_plan *plan, const struct mm2_source_offsets *o)
-{
-    size_t want = 0;
-
-    for (size_t i = 0; i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        const struct mm2_source_offset *f =
-            mm2_source_offsets_find(o, plan->alias, e->topic, e->partition);
-
-        if (e->action == MM2_ACT_OFFSET ? f == NULL || f->offset != e->m : f != NULL)
-            return false;
-        want += e->action == MM2_ACT_OFFSET;
-    }
-    return o->n == want; /* the plan's partitions are distinct: nothing else is listed */
-}
 
 enum mm2_status job_read_offsets(struct job *j, const char *name, const struct mm2_plan *plan,
                                  struct mm2_source_offsets *out, struct mm2_error *err)
@@ -60,9 +32,9 @@ enum mm2_status job_read_offsets(struct job *j, const char *name, const struct m
             mm2_source_offsets_free(&prev);
             return st;
         }
-        if (++reads > 1 && offsets_equal(&prev, out))
+        if (++reads > 1 && mm2_verify_offsets_equal(&prev, out))
             break;
-        if (plan != NULL && offsets_are_plan(plan, out))
+        if (plan != NULL && mm2_verify_offsets_are_plan(plan, out))
             break;
         if (mm2_deadline_expired(&dl)) {
             job_warn(j,

@@ -1,13 +1,15 @@
 /* recheck: the plan's facts against the clusters and Connect as they are now, which apply and
- * resume both run before they change anything (docs/ARCHITECTURE.md §3.4), and the connector's
- * live state against the plan (see job.h). */
+ * resume both run before they change anything (see recheck.h): read here, judged by
+ * lib/mm2_recheck. */
+#include "recheck.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "job.h"
-#include "mm2_cfgview.h"
+#include "clients.h"
+#include "mm2_recheck.h"
 
+/* The cluster ids of source, target and Connect's Kafka; info gets GET /'s answer. */
 static enum mm2_status recheck_clusters(struct job *j, const struct mm2_plan *plan,
                                         struct mm2_connect_info *info, struct mm2_refusals *r,
                                         struct mm2_error *err)
@@ -26,45 +28,8 @@ static enum mm2_status recheck_clusters(struct job *j, const struct mm2_plan *pl
         st = mm2_connect_info(j->connect, info, err);
     if (st != MM2_OK)
         return st;
-    if (strcmp(src, plan->source_cluster) != 0)
-        mm2_refuse(r,
-                   "the [source] cluster is %.64s but the plan was made on %.64s; use the "
-                   "plan's clusters [rule wrong-source]",
-                   src, plan->source_cluster);
-    if (strcmp(tgt, plan->target_cluster) != 0)
-        mm2_refuse(r,
-                   "the [target] cluster is %.64s but the plan was made for %.64s [rule "
-                   "wrong-target]",
-                   tgt, plan->target_cluster);
-    if (strcmp(info->kafka_cluster_id, plan->target_cluster) != 0)
-        mm2_refuse(r,
-                   "Connect at %s runs on Kafka cluster %.64s (GET /), not the plan's target "
-                   "%.64s: wrong Connect cluster [rule wrong-target]",
-                   j->cfg.connect_url, info->kafka_cluster_id, plan->target_cluster);
+    (void)mm2_recheck_clusters(plan, src, tgt, info->kafka_cluster_id, j->cfg.connect_url, r);
     return MM2_OK;
-}
-
-const struct mm2_topic_meta *job_topic_meta(const struct mm2_topic_list *l, const char *name)
-{
-    for (size_t lo = 0, hi = l->n; lo < hi;) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, l->v[mid].name);
-        if (c == 0)
-            return &l->v[mid];
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return NULL;
-}
-
-const struct mm2_xtopic *job_plan_topic(const struct mm2_plan *plan, const char *name)
-{
-    for (size_t i = 0; i < plan->ntopics; i++)
-        if (strcmp(plan->topics[i].name, name) == 0)
-            return &plan->topics[i];
-    return NULL;
 }
 
 /* Partition counts, and every replicated topic planned. */
@@ -85,37 +50,7 @@ static enum mm2_status recheck_topics(struct job *j, const struct mm2_plan *plan
         mm2_topic_list_free(&src);
         return st;
     }
-    for (size_t i = 0; i < plan->ntopics; i++) {
-        const struct mm2_xtopic *t = &plan->topics[i];
-        const struct mm2_topic_meta *s = job_topic_meta(&src, t->name);
-        const struct mm2_topic_meta *d = job_topic_meta(&tgt, t->target);
-        if (s == NULL)
-            mm2_refuse(r, "topic %.200s: it no longer exists on the source [rule topics-changed]",
-                       t->name);
-        else if (s->partitions != t->partitions)
-            mm2_refuse(r,
-                       "topic %.200s: it has %d partitions now, %d in the plan; partitions "
-                       "%d.. have no plan entry and MM2 would copy them from the earliest "
-                       "offset: export and plan again [rule unplanned]",
-                       t->name, (int)s->partitions, (int)t->partitions, (int)t->partitions);
-        if (d == NULL)
-            mm2_refuse(r, "topic %.200s: target topic %.200s does not exist [rule target-missing]",
-                       t->name, t->target);
-        else if (d->partitions != t->target_partitions)
-            mm2_refuse(r,
-                       "topic %.200s: target topic %.200s has %d partitions, %d in the plan "
-                       "[rule partition-count]",
-                       t->name, t->target, (int)d->partitions, (int)t->target_partitions);
-    }
-    for (size_t i = 0; i < src.n; i++) {
-        if (mm2_mirror_replicates(j->mirror, src.v[i].name) &&
-            job_plan_topic(plan, src.v[i].name) == NULL)
-            mm2_refuse(r,
-                       "topic %.200s (%d partitions): the connector replicates it but the plan "
-                       "has no entry for it; MM2 would copy it from the earliest offset, a full "
-                       "duplicate: export and plan again, or narrow \"topics\" [rule unplanned]",
-                       src.v[i].name, (int)src.v[i].partitions);
-    }
+    (void)mm2_recheck_topics(plan, &src, &tgt, j->mirror, r);
     mm2_topic_list_free(&src);
     mm2_topic_list_free(&tgt);
     return MM2_OK;
@@ -142,21 +77,8 @@ static enum mm2_status recheck_logs(struct job *j, const struct mm2_plan *plan,
     job_kafka_deadline(j, &dl);
     if (plan->n > 0)
         st = mm2_kafka_log_offsets(j->source, tps, plan->n, start, end, NULL, &dl, err);
-    for (size_t i = 0; st == MM2_OK && i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        if (e->action == MM2_ACT_LOSS)
-            continue; /* the loss was accepted; MM2 starts at the log start, whatever it is */
-        if (e->c < start[i])
-            mm2_refuse(r,
-                       "%s-%d: the log start is %lld now, above the plan's C=%lld: records "
-                       "expired since the export; export and plan again [rule expired]",
-                       e->topic, (int)e->partition, (long long)start[i], (long long)e->c);
-        else if (e->c > end[i])
-            mm2_refuse(r,
-                       "%s-%d: the log end is %lld now, below the plan's C=%lld: was the topic "
-                       "recreated? [rule beyond-end]",
-                       e->topic, (int)e->partition, (long long)end[i], (long long)e->c);
-    }
+    if (st == MM2_OK)
+        (void)mm2_recheck_logs(plan, start, end, r);
 out:
     free(tps);
     free(start);
@@ -185,104 +107,4 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
     if (st == MM2_OK)
         st = recheck_logs(j, plan, r, err);
     return st;
-}
-
-void job_config_differs(const struct mm2_plan *plan, const cJSON *live, const char *live_digest,
-                        char *buf, size_t len)
-{
-    cJSON *view = NULL;
-    struct mm2_error err = {0};
-
-    if (mm2_cfgview_make(live, plan->connector, &view, &err) != MM2_OK)
-        view = NULL; /* out of memory: the digests alone */
-    mm2_cfgview_explain(plan->config_view, plan->config_digest, "the plan", view, live_digest,
-                        "Connect", buf, len);
-    cJSON_Delete(view);
-}
-
-bool job_stop_problem(struct job *j, const char *name, const struct mm2_connlive *v,
-                      const char *why, const char *then, char *buf, size_t len)
-{
-    char what[256];
-
-    mm2_connlive_describe(v, what, sizeof(what));
-    switch (v->stop) {
-    case MM2_CONNLIVE_ABSENT:
-        return false; /* the caller knows what an absent connector means */
-    case MM2_CONNLIVE_DONE:
-        if (v->s.stale > 0)
-            job_info(j, "connector %s is %s: stale, Connect keeps no task config behind them", name,
-                     what);
-        return false;
-    case MM2_CONNLIVE_UNASSIGNED:
-        (void)snprintf(buf, len,
-                       "connector %s is %s, not STOPPED: " JOB_STALE_STATUS
-                       ", %s [rule connector-state]",
-                       name, what, name, then);
-        return true;
-    case MM2_CONNLIVE_TASKS:
-        (void)snprintf(buf, len,
-                       "connector %s is %s: Connect counts a connector as stopped only once it "
-                       "has none; wait for the stop's rebalance to end (PUT /connectors/%s/stop "
-                       "if it was not stopped), %s [rule connector-state]",
-                       name, what, name, then);
-        return true;
-    case MM2_CONNLIVE_OTHER:
-        (void)snprintf(buf, len,
-                       "connector %s is %s, not STOPPED%s; %s: PUT /connectors/%s/stop, %s "
-                       "[rule connector-state]",
-                       name, what,
-                       v->s.state == MM2_CSTATE_PAUSED ? " (PAUSED is not STOPPED: its tasks "
-                                                         "still exist)"
-                                                       : "",
-                       why, name, then);
-        return true;
-    }
-    return false;
-}
-
-enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
-                                      struct mm2_refusals *r, struct mm2_error *err)
-{
-    struct mm2_connlive v;
-    char line[MM2_REFUSAL_LEN];
-    char digest[MM2_DIGEST_TEXT_LEN + 1];
-    cJSON *live = NULL;
-    enum mm2_status st = mm2_connect_config(j->connect, plan->connector, &live, err);
-
-    *exists = false;
-    if (st != MM2_OK)
-        return st;
-    if (live == NULL)
-        return MM2_OK;
-    *exists = true;
-    st = mm2_connector_config_digest(live, plan->connector, digest, err);
-    if (st == MM2_OK && strcmp(digest, plan->config_digest) != 0) {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(live, "source.cluster.alias");
-        if (!cJSON_IsString(a) || strcmp(a->valuestring, plan->alias) != 0)
-            mm2_refuse(r,
-                       "connector %s exists with source.cluster.alias \"%.100s\", but the plan's "
-                       "offsets are keyed by \"%.100s\"; MM2 would ignore them [rule alias]",
-                       plan->connector, cJSON_IsString(a) ? a->valuestring : "(unset)",
-                       plan->alias);
-        else {
-            char how[320];
-            job_config_differs(plan, live, digest, how, sizeof(how));
-            mm2_refuse(r,
-                       "connector %s exists with another config than the plan's (%s); delete it "
-                       "or apply the JSON the plan was made with [rule connector-config]",
-                       plan->connector, how);
-        }
-    }
-    cJSON_Delete(live);
-    if (st != MM2_OK)
-        return st;
-    st = mm2_connlive_read(j->connect, plan->connector, &v, err);
-    if (st != MM2_OK)
-        return st;
-    if (job_stop_problem(j, plan->connector, &v, JOB_STOP_WHY_WRITE,
-                         "check that its offsets have not moved past the plan, then run again",
-                         line, sizeof(line)))
-        mm2_refuse(r, "%s", line);
-    return MM2_OK;
 }

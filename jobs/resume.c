@@ -1,12 +1,18 @@
 /* resume: the separate, explicit step after a person approved the plan (docs/ARCHITECTURE.md §2.1):
  * only with --approve equal to the plan's digest; re-checks the facts and verifies again, then
  * PUT /connectors/NAME/resume and waits for the connector and every task to be RUNNING. */
+#include "resume.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "compare.h"
+#include "load.h"
 #include "mm2_cli.h"
+#include "mm2_connlive.h"
+#include "options.h"
+#include "recheck.h"
 
 #define DEFAULT_WAIT_MS 120000L
 
@@ -85,7 +91,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
     };
     struct mm2_plan plan = {0};
     struct mm2_refusals r = {0};
-    struct verify_result vr = {0};
+    struct job_comparison vr = {0};
     struct mm2_error err = {0};
     bool done;
     int rc = job_plan_options(j, argc, argv, &config, &plan_path, own, sizeof(own) / sizeof(own[0]),
@@ -115,12 +121,12 @@ int cmd_resume(struct job *j, int argc, char **argv)
         rc = job_refused(j, &r, "the connector was not resumed");
         goto out;
     }
-    if (job_verify(j, &plan, &vr, &err) != MM2_OK) {
+    if (job_compare(j, &plan, &vr, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }
     if (vr.mismatches > 0) {
-        job_verify_failed(j, "", &vr, "the connector was not resumed");
+        job_compare_failed(j, "", &vr, "the connector was not resumed");
         rc = MM2_CHECK_FAILED;
         goto out;
     }

@@ -2,14 +2,20 @@
  * per partition, as the CSV that kafka-consumer-groups.sh --reset-offsets --from-file reads
  * (TOPIC,PARTITION,OFFSET), and with --commit committed to the Flink group directly. Needs the
  * connector STOPPED first: a running MM2 moves on while Flink would start. */
+#include "rollback.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_cli.h"
 #include "mm2_file.h"
-#include "mm2_json.h"
+#include "mm2_rollback.h"
+#include "options.h"
+#include "readback.h"
+#include "stopped.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -41,20 +47,6 @@ static void usage(FILE *out)
     job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
-struct row {
-    const char *topic;
-    int32_t partition;
-    int64_t c;
-};
-
-static int cmp_row(const void *a, const void *b)
-{
-    const struct row *x = a, *y = b;
-    int c = strcmp(x->topic, y->topic);
-
-    return c != 0 ? c : (x->partition > y->partition) - (x->partition < y->partition);
-}
-
 /* The connector exists, stopped as Connect decides it (job_stop_problem), so its offsets no
  * longer move. Returns 0 or the exit code. */
 static int connector_stopped(struct job *j)
@@ -73,7 +65,7 @@ static int connector_stopped(struct job *j)
                       j->conn.name);
         return MM2_CHECK_FAILED;
     }
-    if (job_stop_problem(j, j->conn.name, &v, JOB_STOP_WHY_HOLD, "then run rollback-plan again",
+    if (job_stop_problem(j, j->conn.name, &v, MM2_VERIFY_WHY_HOLD, "then run rollback-plan again",
                          line, sizeof(line))) {
         mm2_log_error(&j->log, "refused: %s", line);
         return MM2_CHECK_FAILED;
@@ -81,64 +73,8 @@ static int connector_stopped(struct job *j)
     return MM2_OK;
 }
 
-/* C = M + 1 for each offset under the connector's alias, then the plan's C for each planned
- * partition MM2 holds none for, sorted; rows has room for both. Returns how many; *from_plan
- * counts the second kind. */
-static size_t collect_rows(const struct job *j, const struct mm2_plan *plan,
-                           const struct mm2_source_offsets *offs, struct row *rows,
-                           size_t *from_plan)
-{
-    size_t n = 0;
-
-    *from_plan = 0;
-    for (size_t i = 0; i < offs->n; i++)
-        if (strcmp(offs->v[i].cluster, j->conn.alias) == 0)
-            rows[n++] = (struct row){offs->v[i].topic, offs->v[i].partition, offs->v[i].offset + 1};
-    for (size_t i = 0; plan != NULL && i < plan->n; i++) {
-        const struct mm2_pentry *e = &plan->entries[i];
-        if (mm2_source_offsets_find(offs, j->conn.alias, e->topic, e->partition) == NULL) {
-            rows[n++] = (struct row){e->topic, e->partition, e->c};
-            (*from_plan)++;
-        }
-    }
-    qsort(rows, n, sizeof(*rows), cmp_row);
-    return n;
-}
-
-/* "topic,partition,C\n" per row (malloc'd, *len bytes), or NULL when out of memory. */
-static char *csv_text(const struct row *rows, size_t n, size_t *len)
-{
-    char *csv = NULL;
-    size_t cap = 0;
-
-    *len = 0;
-    for (size_t i = 0; i < n; i++) {
-        char line[400];
-        int k = snprintf(line, sizeof(line), "%s,%d,%lld\n", rows[i].topic, (int)rows[i].partition,
-                         (long long)rows[i].c);
-        if (k < 0 || (size_t)k >= sizeof(line))
-            continue;
-        if (*len + (size_t)k + 1 > cap) {
-            size_t ncap = cap == 0 ? 4096 : cap * 2;
-            char *p;
-            while (ncap < *len + (size_t)k + 1)
-                ncap *= 2;
-            p = realloc(csv, ncap);
-            if (p == NULL) {
-                free(csv);
-                return NULL;
-            }
-            csv = p;
-            cap = ncap;
-        }
-        memcpy(csv + *len, line, (size_t)k + 1);
-        *len += (size_t)k;
-    }
-    return csv != NULL ? csv : calloc(1, 1);
-}
-
 /* --commit: the rows as the Flink group's committed offsets on the source cluster. */
-static enum mm2_status commit_rows(struct job *j, const struct row *rows, size_t n,
+static enum mm2_status commit_rows(struct job *j, const struct mm2_rollback_row *rows, size_t n,
                                    struct mm2_error *err)
 {
     struct mm2_tp *tps = calloc(n + 1, sizeof(*tps));
@@ -166,7 +102,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
 {
     struct mm2_source_offsets offs = {0};
     struct mm2_error err = {0};
-    struct row *rows = NULL;
+    struct mm2_rollback_row *rows = NULL;
     size_t n, from_plan, len;
     char *csv = NULL;
     int rc = connector_stopped(j);
@@ -180,8 +116,8 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
         mm2_source_offsets_free(&offs);
         return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     }
-    n = collect_rows(j, plan, &offs, rows, &from_plan);
-    csv = csv_text(rows, n, &len);
+    n = mm2_rollback_rows(&offs, j->conn.alias, plan, rows, &from_plan);
+    csv = mm2_rollback_csv(rows, n, &len);
     if (csv == NULL) {
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     } else if (mm2_file_write("rollback CSV", out, csv, len, &err) != MM2_OK) {

@@ -1,13 +1,18 @@
 /* status: the connector's and its tasks' states, its offsets against the plan, and the lag to
  * the source log end, per partition (docs/ARCHITECTURE.md §3.4). */
+#include "status.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "clients.h"
+#include "load.h"
 #include "mm2_cli.h"
+#include "mm2_connlive.h"
 #include "mm2_json.h"
 #include "mm2_pj.h"
+#include "options.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {

@@ -98,17 +98,19 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
     return MM2_OK;
 }
 
-static int cmp_xtopic(const void *a, const void *b)
+const struct mm2_xtopic *mm2_export_topic(const struct mm2_xtopic *v, size_t n, const char *name)
 {
-    return strcmp(((const struct mm2_xtopic *)a)->name, ((const struct mm2_xtopic *)b)->name);
-}
-
-static const struct mm2_xtopic *find_xtopic(const struct mm2_export *ex, const char *name)
-{
-    struct mm2_xtopic key = {.name = (char *)(uintptr_t)name};
-
-    return ex->ntopics == 0 ? NULL
-                            : bsearch(&key, ex->topics, ex->ntopics, sizeof(key), cmp_xtopic);
+    for (size_t lo = 0, hi = n; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, v[mid].name);
+        if (c == 0)
+            return &v[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
 }
 
 static enum mm2_status read_topics(const cJSON *arr, struct mm2_export *ex, struct mm2_error *err)
@@ -190,7 +192,7 @@ static enum mm2_status read_parts(const cJSON *arr, struct mm2_export *ex, struc
                 return mm2_error_set(err, MM2_CONFIG,
                                      "%s: log_start and log_end must be offsets with start <= end",
                                      where);
-        t = find_xtopic(ex, p->topic);
+        t = mm2_export_topic(ex->topics, ex->ntopics, p->topic);
         if (t == NULL || !t->replicated || p->partition >= t->partitions)
             return mm2_error_set(err, MM2_CONFIG,
                                  "%s: %.100s-%d is not a partition of a replicated topic", where,

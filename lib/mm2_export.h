@@ -82,4 +82,9 @@ enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *out,
                                      struct mm2_error *err);
 void mm2_export_free(struct mm2_export *ex);
 
+/* The topic called name among the n of v, or NULL. v must be sorted by name (strcmp), each name
+ * once: an export's topics and a plan's are (*_from_json refuses any other order), and so is what
+ * mm2_plan_build makes. The one lookup of a topic by name for both artifacts. */
+const struct mm2_xtopic *mm2_export_topic(const struct mm2_xtopic *v, size_t n, const char *name);
+
 #endif

@@ -180,19 +180,6 @@ static enum mm2_status read_plan_topics(const cJSON *arr, struct mm2_plan *p, st
     return MM2_OK;
 }
 
-static int cmp_topic_name(const void *a, const void *b)
-{
-    return strcmp(((const struct mm2_xtopic *)a)->name, ((const struct mm2_xtopic *)b)->name);
-}
-
-static const struct mm2_xtopic *plan_topic(const struct mm2_plan *p, const char *name)
-{
-    struct mm2_xtopic key = {.name = (char *)(uintptr_t)name};
-
-    return p->ntopics == 0 ? NULL
-                           : bsearch(&key, p->topics, p->ntopics, sizeof(key), cmp_topic_name);
-}
-
 static enum mm2_status read_entry(const cJSON *e, const char *where, struct mm2_pentry *x,
                                   struct mm2_error *err)
 {
@@ -292,7 +279,7 @@ enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct
         p->n = ++i;
         if (read_entry(e, where, x, err) != MM2_OK)
             return mm2_pj_config(err);
-        t = plan_topic(p, x->topic);
+        t = mm2_export_topic(p->topics, p->ntopics, x->topic);
         if (t == NULL || x->partition >= t->partitions || strcmp(t->target, x->target_topic) != 0)
             return mm2_error_set(err, MM2_CONFIG,
                                  "%s: %.100s-%d is not a partition of the plan's topics", where,
@@ -674,14 +661,6 @@ static enum mm2_status copy_topics(const struct mm2_export *ex, struct mm2_plan 
     return MM2_OK;
 }
 
-static const struct mm2_xtopic *export_topic(const struct mm2_export *ex, const char *name)
-{
-    struct mm2_xtopic key = {.name = (char *)(uintptr_t)name};
-
-    return ex->ntopics == 0 ? NULL
-                            : bsearch(&key, ex->topics, ex->ntopics, sizeof(key), cmp_topic_name);
-}
-
 /* The operator's options, one flag per option given: whether a partition used it. */
 struct used {
     bool *loss, *gap, *unplaced;
@@ -704,7 +683,7 @@ static enum mm2_status plan_entries(const struct mm2_plan_input *in, struct mm2_
     for (size_t i = 0; i < ex->nparts; i++) {
         const struct mm2_xpart *p = &ex->parts[i];
         struct mm2_pentry *e = &out->entries[out->n];
-        const struct mm2_xtopic *t = export_topic(ex, p->topic);
+        const struct mm2_xtopic *t = mm2_export_topic(ex->topics, ex->ntopics, p->topic);
         memset(e, 0, sizeof(*e));
         if (!partition_rules(in, p, u->loss, e, r) ||
             !mm2_plan_bnd_rules(in, p, u->gap, u->unplaced, e, r))

@@ -75,7 +75,7 @@ struct mm2_plan {
     char config_digest[MM2_DIGEST_TEXT_LEN + 1];
     cJSON *config_view; /* the config, secrets masked (mm2_cfgview); NULL in older plans; owned */
     char group[MM2_ID_MAX];
-    struct mm2_xtopic *topics; /* replicated topics only */
+    struct mm2_xtopic *topics; /* replicated topics only, sorted by name (mm2_export_topic) */
     size_t ntopics;
     struct mm2_pentry *entries; /* sorted by topic, partition */
     size_t n;

@@ -13,6 +13,7 @@
 #include "mm2_topics.h"
 
 #include "mm2_jregex.h"
+#include "mm2_kafka.h"
 #include "mm2_parse.h"
 
 #include <cjson/cJSON.h>
@@ -677,4 +678,19 @@ int mm2_mirror_target_topic(const struct mm2_mirror *m, const char *topic, char 
         return -1;
     }
     return 0;
+}
+
+const struct mm2_topic_meta *mm2_topics_find(const struct mm2_topic_list *l, const char *name)
+{
+    for (size_t lo = 0, hi = l->n; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, l->v[mid].name);
+        if (c == 0)
+            return &l->v[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
 }

@@ -1,6 +1,7 @@
 /*
  * mm2_topics: which source topics a MirrorSourceConnector replicates, and the target topic each
- * one is written to, computed from the connector's config exactly as Kafka's MirrorMaker 2 does
+ * one is written to (and a topic's entry in a cluster's topic list, mm2_topics_find), computed from
+ * the connector's config exactly as Kafka's MirrorMaker 2 does
  * (MirrorSourceConnector.shouldReplicateTopic, DefaultTopicFilter, MirrorUtils.compilePatternList,
  * DefaultReplicationPolicy, IdentityReplicationPolicy), so that mm2-offsets plans every partition
  * MM2 will copy and none that it will not (docs/ARCHITECTURE.md §4.2: a replicated partition
@@ -45,6 +46,7 @@
 #include "mm2_err.h"
 
 struct mm2_mirror;
+struct mm2_topic_list;
 
 /* Longest source/target alias and replication.policy.separator, in bytes, and longest value of
  * any key read (topics, ...); a longer one is MM2_CONFIG. */
@@ -81,5 +83,11 @@ bool mm2_mirror_enabled(const struct mm2_mirror *m);
  * name is not checked against Kafka's topic rules (a long alias can make it longer than 249). */
 int mm2_mirror_target_topic(const struct mm2_mirror *m, const char *topic, char *out,
                             size_t outlen);
+
+/* The topic called name in l, a cluster's topics as mm2_kafka_topics lists them (sorted by name,
+ * strcmp, each once), or NULL: what export and the plan's re-check look a source or target topic
+ * up with. The list is mm2_kafka's; its lookup is pure and lives here, with the other answers
+ * about a topic by name. */
+const struct mm2_topic_meta *mm2_topics_find(const struct mm2_topic_list *l, const char *name);
 
 #endif

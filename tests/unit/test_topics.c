@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "mm2_connector.h"
+#include "mm2_kafka.h"
 #include "mm2_topics.h"
 
 #define TOPICS_PER_CASE 16
@@ -1280,6 +1281,37 @@ static void test_free_accepts_null(void **state)
     mm2_mirror_free(NULL);
 }
 
+/* A cluster's topics as mm2_kafka_topics lists them: sorted by strcmp, upper case first. */
+static struct mm2_topic_meta cluster_topics[] = {
+    {"Orders", 1}, {"__consumer_offsets", 50}, {"orders", 3}, {"orders.dlq", 1}, {"payments", 6},
+};
+
+static void test_topics_find_each_topic_with_its_partitions(void **state)
+{
+    const size_t n = sizeof(cluster_topics) / sizeof(cluster_topics[0]);
+
+    (void)state;
+    for (size_t k = 1; k <= n; k++) {
+        struct mm2_topic_list l = {cluster_topics, k};
+        for (size_t i = 0; i < k; i++)
+            assert_ptr_equal(mm2_topics_find(&l, cluster_topics[i].name), &cluster_topics[i]);
+    }
+    assert_int_equal(
+        mm2_topics_find(&(struct mm2_topic_list){cluster_topics, n}, "payments")->partitions, 6);
+}
+
+static void test_topics_find_absent_topic_is_null(void **state)
+{
+    static const char *const absent[] = {"",        "ORDERS",      "_",        "order",
+                                         "orders.", "orders.dlq2", "paymentz", "zz"};
+    struct mm2_topic_list l = {cluster_topics, sizeof(cluster_topics) / sizeof(cluster_topics[0])};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+        assert_null(mm2_topics_find(&l, absent[i]));
+    assert_null(mm2_topics_find(&(struct mm2_topic_list){NULL, 0}, "orders"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1316,6 +1348,8 @@ int main(void)
         cmocka_unit_test(test_target_topic_that_does_not_fit_gives_minus_one_and_empty),
         cmocka_unit_test(test_source_alias_is_trimmed_as_connect_does),
         cmocka_unit_test(test_free_accepts_null),
+        cmocka_unit_test(test_topics_find_each_topic_with_its_partitions),
+        cmocka_unit_test(test_topics_find_absent_topic_is_null),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

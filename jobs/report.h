@@ -1,0 +1,24 @@
+/*
+ * report: the artifacts a subcommand prints on stdout (verify's and check's reports): their
+ * "migration" object, and the report sealed, written and printed. Calls lib/ only (job.h has the
+ * order of jobs/).
+ *
+ * Contract: returns MM2_OK or an error status with err set; the caller keeps the report.
+ */
+#ifndef JOBS_REPORT_H
+#define JOBS_REPORT_H
+
+#include <cjson/cJSON.h>
+
+#include "mm2_err.h"
+#include "mm2_plan.h"
+
+/* Adds the plan's migration to a backup or report, as its "migration" object. */
+enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan,
+                                  struct mm2_error *err);
+
+/* Seals report, writes it to path (when not NULL) and prints it on stdout. */
+enum mm2_status job_report(const char *what, cJSON *report, const char *path,
+                           struct mm2_error *err);
+
+#endif
