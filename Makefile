@@ -268,7 +268,7 @@ bench: all $(B)/tests/seal-artifact
 
 # ---- quality -------------------------------------------------------------------------------
 C_FILES  = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
-SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'scripts/*' ':!scripts/banned-functions' 'tests/run-*' 'tests/memcheck-cli' 'tests/cold-build' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
+SH_FILES = $(shell git ls-files '*.sh' '*.bash' '.ci/run' 'scripts/*' ':!scripts/banned-functions' ':!scripts/layer-check' 'tests/run-*' 'tests/memcheck-cli' 'tests/cold-build' 'tests/bed/bin/*' 'docker/mm2/bin/*' 2>/dev/null)
 BATS_FILES = $(shell git ls-files '*.bats' 2>/dev/null)
 
 lint: fmt-check
@@ -279,6 +279,9 @@ lint: fmt-check
 # The two shellcheck passes side by side (each holds one core); both must pass.
 	$(Q)shellcheck -x $(SH_FILES) & sh=$$!; shellcheck -x -s bash $(BATS_FILES); b=$$?; wait $$sh && [ $$b = 0 ]
 	$(Q)scripts/banned-check $(C_FILES)
+	@echo "  LAYER-CHECK $(B)"
+	$(Q)$(MAKE) --no-print-directory all >/dev/null
+	$(Q)scripts/layer-check $(B)
 	@echo "  SIZE-CHECK lib entrypoint probes jobs"
 	$(Q)scripts/size-check $(filter lib/% entrypoint/% probes/% jobs/%,$(C_FILES))
 	@echo "  CHECKOV docker/mm2/Dockerfile"

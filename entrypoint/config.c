@@ -31,7 +31,7 @@ static void read_bootstrap(struct ep_config *cfg, struct mm2_problems *p)
     cfg->bootstrap = mm2_env_required("CONNECT_BOOTSTRAP_SERVERS",
                                       "the TARGET cluster's host:port[,host:port...]", p);
     if (cfg->bootstrap != NULL && *cfg->bootstrap != '\0' &&
-        !mm2_hostport_list_valid(cfg->bootstrap, why, sizeof(why)))
+        !mm2_parse_hostport_list_valid(cfg->bootstrap, why, sizeof(why)))
         mm2_problems_add(p,
                          "CONNECT_BOOTSTRAP_SERVERS must be a comma-separated host:port list, "
                          "got \"%.*s\": %s",
@@ -65,7 +65,7 @@ static void read_topics(struct ep_config *cfg, struct mm2_problems *p)
         cfg->topics[i] = mm2_env_required(topic_vars[i], "a Kafka topic name", p);
         if (cfg->topics[i] == NULL || *cfg->topics[i] == '\0')
             continue;
-        if (!mm2_topic_valid(cfg->topics[i], why, sizeof(why)))
+        if (!mm2_parse_topic_valid(cfg->topics[i], why, sizeof(why)))
             mm2_problems_add(p, "%s must be a valid Kafka topic name, got \"%.*s\": %s",
                              topic_vars[i], SHOW, cfg->topics[i], why);
         else

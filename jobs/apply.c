@@ -180,7 +180,7 @@ static enum mm2_status report_extras(cJSON *report, const char *backup, const ch
 static enum mm2_status patch(struct job *j, const struct mm2_plan *plan, struct mm2_error *err)
 {
     char *body = mm2_plan_patch_body(plan);
-    long t1 = mm2_now_ms();
+    long t1 = mm2_deadline_now_ms();
     enum mm2_status st;
 
     if (body == NULL)
@@ -190,7 +190,7 @@ static enum mm2_status patch(struct job *j, const struct mm2_plan *plan, struct 
     st = mm2_connect_patch_offsets(j->connect, plan->connector, body, strlen(body), err);
     free(body);
     if (st == MM2_OK)
-        job_info(j, "offsets written in %ld ms", mm2_now_ms() - t1);
+        job_info(j, "offsets written in %ld ms", mm2_deadline_now_ms() - t1);
     return st;
 }
 
@@ -334,7 +334,7 @@ static int find_or_create(struct job *j, const struct mm2_plan *plan, bool *crea
     struct mm2_refusals r = {0};
     struct mm2_error err = {0};
     bool exists = false;
-    bool legacy = mm2_version_below(j->connect_version, 3, 7);
+    bool legacy = mm2_connector_version_below(j->connect_version, 3, 7);
     int rc = MM2_OK;
 
     *created = false;
@@ -381,7 +381,7 @@ static int back_up(struct job *j, const struct mm2_plan *plan, bool created, boo
     struct mm2_past *past = calloc(plan->n + 1, sizeof(*past));
     size_t npast;
     int rc = MM2_OK;
-    long t = mm2_now_ms();
+    long t = mm2_deadline_now_ms();
 
     if (past == NULL) {
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
@@ -415,7 +415,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     cJSON *replaced = NULL;
     bool created = false, same = false;
     int rc = MM2_OK;
-    long t = mm2_now_ms();
+    long t = mm2_deadline_now_ms();
 
     if (job_recheck(j, plan, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
@@ -433,7 +433,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
     rc = back_up(j, plan, created, replace, backup, backup_digest, &same, &replaced);
     if (rc != MM2_OK)
         goto out;
-    t = mm2_now_ms();
+    t = mm2_deadline_now_ms();
     if (same) {
         job_info(j, "the connector's offsets already equal the plan; nothing to PATCH");
     } else if (patch(j, plan, &err) != MM2_OK) {

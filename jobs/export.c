@@ -231,13 +231,13 @@ static void *read_target(void *arg)
 {
     struct target_read *t = arg;
     struct mm2_deadline dl;
-    long t0 = mm2_now_ms();
+    long t0 = mm2_deadline_now_ms();
 
     mm2_deadline_start(&dl, t->timeout_ms);
     t->st = t->n > 0
                 ? mm2_kafka_log_offsets(t->k, t->tps, t->n, t->start, t->hw, t->lso, &dl, &t->err)
                 : MM2_OK;
-    t->ms = mm2_now_ms() - t0;
+    t->ms = mm2_deadline_now_ms() - t0;
     return NULL;
 }
 
@@ -267,24 +267,24 @@ static enum mm2_status read_all(struct ctx *x, int r, struct mm2_error *err)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
         goto out;
     }
-    t0 = mm2_now_ms();
+    t0 = mm2_deadline_now_ms();
     threaded = pthread_create(&thread, NULL, read_target, &tr) == 0;
     if (!threaded)
         read_target(&tr); /* no thread to be had: one after the other */
     job_kafka_deadline(j, &dl);
     if (n > 0)
         st = mm2_kafka_committed(j->source, ex->group, x->src_tps, n, c, &dl, err);
-    t1 = mm2_now_ms();
+    t1 = mm2_deadline_now_ms();
     job_kafka_deadline(j, &dl);
     if (st == MM2_OK && n > 0)
         st = mm2_kafka_log_offsets(j->source, x->src_tps, n, s, e, NULL, &dl, err);
-    t2 = mm2_now_ms();
+    t2 = mm2_deadline_now_ms();
     if (threaded)
         (void)pthread_join(thread, NULL);
     mm2_log_debug(&j->log,
                   "read %d: committed offsets %ld ms, source logs %ld ms, target logs %ld ms "
                   "(in parallel), %ld ms in all",
-                  r + 1, t1 - t0, t2 - t1, tr.ms, mm2_now_ms() - t0);
+                  r + 1, t1 - t0, t2 - t1, tr.ms, mm2_deadline_now_ms() - t0);
     if (st == MM2_OK && tr.st != MM2_OK) {
         *err = tr.err;
         st = tr.st;
@@ -641,12 +641,13 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     rc = identify(x);
     if (rc != MM2_OK)
         return rc;
-    t = mm2_now_ms();
+    t = mm2_deadline_now_ms();
     if (layout(x, &err) != MM2_OK)
         return job_fail(j, &err);
     if (source_policies(x, &err) != MM2_OK)
         return job_fail(j, &err);
-    mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms", mm2_now_ms() - t);
+    mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms",
+                  mm2_deadline_now_ms() - t);
     job_info(j, "source %s, target %s; connector %s replicates %zu partitions", ex->source_cluster,
              ex->target_cluster, j->conn.name, ex->nparts);
     x->tgt_start[0] = calloc(x->ntgt + 1, sizeof(*x->tgt_start[0]));
@@ -659,15 +660,15 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
      * unchanged is not read again. */
     job_info(j, "first read done; reading the boundary while waiting %ld ms for the second",
              wait_ms);
-    t = mm2_now_ms();
+    t = mm2_deadline_now_ms();
     if (prove_boundary(x, 0, &err) != MM2_OK)
         return job_fail(j, &err);
-    read_ms = mm2_now_ms() - t;
+    read_ms = mm2_deadline_now_ms() - t;
     if (read_ms < wait_ms) {
         job_sleep_ms(wait_ms - read_ms);
         j->waited_ms += wait_ms - read_ms;
     }
-    ex->stable_wait_ms = mm2_now_ms() - t;
+    ex->stable_wait_ms = mm2_deadline_now_ms() - t;
     if (read_all(x, 1, &err) != MM2_OK || prove_boundary(x, 1, &err) != MM2_OK)
         return job_fail(j, &err);
     return write_export(x, out_path);

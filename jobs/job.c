@@ -94,7 +94,7 @@ void job_utc_stamp(char *buf, size_t len)
 
 void job_phase(struct job *j, const char *what, long *since_ms)
 {
-    long now = mm2_now_ms();
+    long now = mm2_deadline_now_ms();
 
     mm2_log_debug(&j->log, "%s: %ld ms", what, now - *since_ms);
     *since_ms = now;
@@ -109,8 +109,8 @@ void job_summary(struct job *j, long started_ms, int rc)
     job_info(j,
              "finished with exit code %d in %ld ms (%ld ms of it waiting on purpose): %ld Kafka "
              "request%s, %ld REST request%s",
-             rc, mm2_now_ms() - started_ms, j->waited_ms, kafka, kafka == 1 ? "" : "s", rest,
-             rest == 1 ? "" : "s");
+             rc, mm2_deadline_now_ms() - started_ms, j->waited_ms, kafka, kafka == 1 ? "" : "s",
+             rest, rest == 1 ? "" : "s");
 }
 
 void job_free(struct job *j)

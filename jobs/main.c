@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         j.cmd = cmds[i].name;
         (void)snprintf(j.log_prog, sizeof(j.log_prog), PROG " %s", j.cmd);
         j.log.prog = j.log_prog;
-        long t0 = mm2_now_ms();
+        long t0 = mm2_deadline_now_ms();
         rc = cmds[i].fn(&j, argc - 1, argv + 1);
         if (j.cfg_loaded) /* not after --help or a usage error */
             job_summary(&j, t0, rc);

@@ -120,7 +120,7 @@ static int parse_refs(struct job *j, const struct job_list *l, const char *flag,
 {
     for (size_t i = 0; i < l->n; i++) {
         char why[200];
-        if (mm2_tpref_parse(l->v[i], &refs[i], why, sizeof(why)) != 0)
+        if (mm2_plan_tpref_parse(l->v[i], &refs[i], why, sizeof(why)) != 0)
             return job_usage_error(j, "%s must be TOPIC:PARTITION: %s", flag, why);
     }
     return MM2_OK;

@@ -24,10 +24,10 @@ enum mm2_status job_read_offsets(struct job *j, const char *name, const struct m
 
     mm2_deadline_start(&dl, j->cfg.retry_budget_ms);
     for (;;) {
-        long t = mm2_now_ms();
+        long t = mm2_deadline_now_ms();
         enum mm2_status st = mm2_connect_offsets(j->connect, name, out, err);
         mm2_log_debug(&j->log, "GET /connectors/%s/offsets: %zu offsets in %ld ms", name,
-                      st == MM2_OK ? out->n : 0, mm2_now_ms() - t);
+                      st == MM2_OK ? out->n : 0, mm2_deadline_now_ms() - t);
         if (st != MM2_OK) {
             mm2_source_offsets_free(&prev);
             return st;

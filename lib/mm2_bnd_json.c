@@ -19,7 +19,7 @@
     X(mismatch_target, "mismatch_target")                                                          \
     X(mismatch_source, "mismatch_source")
 
-void mm2_bnd_to_json(struct mm2_pj *b, cJSON *parent, const char *key,
+void mm2_bnd_json_to(struct mm2_pj *b, cJSON *parent, const char *key,
                      const struct mm2_bnd_result *r)
 {
     const char *name = mm2_bnd_class_name(r->cls);
@@ -87,7 +87,7 @@ static enum mm2_status check(const struct mm2_bnd_result *r, const char *where,
     return MM2_OK;
 }
 
-enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_bnd_result *out,
+enum mm2_status mm2_bnd_json_from(const cJSON *o, const char *where, struct mm2_bnd_result *out,
                                   struct mm2_error *err)
 {
     char cls[16];
@@ -136,7 +136,7 @@ enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_
     return check(out, where, err);
 }
 
-void mm2_bnd_entry_to_json(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e)
+void mm2_bnd_json_entry_to(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e)
 {
     mm2_pj_str(b, o, "boundary", e->boundary);
     mm2_pj_int(b, o, "group_c", e->group_c);
@@ -144,7 +144,7 @@ void mm2_bnd_entry_to_json(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *
     mm2_pj_int(b, o, "gap", e->gap);
 }
 
-enum mm2_status mm2_bnd_entry_from_json(const cJSON *o, const char *where, struct mm2_pentry *e,
+enum mm2_status mm2_bnd_json_entry_from(const cJSON *o, const char *where, struct mm2_pentry *e,
                                         struct mm2_error *err)
 {
     enum mm2_bnd_class cls;

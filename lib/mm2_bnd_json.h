@@ -21,10 +21,10 @@
 #include "mm2_err.h"
 #include "mm2_pj.h"
 
-void mm2_bnd_to_json(struct mm2_pj *b, cJSON *parent, const char *key,
+void mm2_bnd_json_to(struct mm2_pj *b, cJSON *parent, const char *key,
                      const struct mm2_bnd_result *r);
 /* MM2_OK, or MM2_CONFIG naming "<where>.<key>" and what is wrong. */
-enum mm2_status mm2_bnd_from_json(const cJSON *o, const char *where, struct mm2_bnd_result *out,
+enum mm2_status mm2_bnd_json_from(const cJSON *o, const char *where, struct mm2_bnd_result *out,
                                   struct mm2_error *err);
 
 struct mm2_pentry;
@@ -32,8 +32,8 @@ struct mm2_pentry;
 /* A plan entry's boundary members: "boundary" (class name or ""), "group_c", "duplicates",
  * "gap". The reader takes an entry without them (a plan from before the proof) as "", c, 0, 0,
  * and checks group_c >= c, gap > 0 only below group_c, duplicates >= 0. */
-void mm2_bnd_entry_to_json(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e);
-enum mm2_status mm2_bnd_entry_from_json(const cJSON *o, const char *where, struct mm2_pentry *e,
+void mm2_bnd_json_entry_to(struct mm2_pj *b, cJSON *o, const struct mm2_pentry *e);
+enum mm2_status mm2_bnd_json_entry_from(const cJSON *o, const char *where, struct mm2_pentry *e,
                                         struct mm2_error *err);
 
 #endif

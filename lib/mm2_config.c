@@ -243,7 +243,8 @@ static void parse_mapping(struct parse_state *st, const char *v)
             return;
         }
         *eq = '\0';
-        if (!mm2_topic_valid(s, why, sizeof(why)) || !mm2_topic_valid(eq + 1, why, sizeof(why))) {
+        if (!mm2_parse_topic_valid(s, why, sizeof(why)) ||
+            !mm2_parse_topic_valid(eq + 1, why, sizeof(why))) {
             mm2_problems_add(st->p, "%s: [flink] topic.mapping: \"%.60s=%.60s\": %s", st->file, s,
                              eq + 1, why);
             return;
@@ -543,7 +544,7 @@ static void check_cluster(struct parse_state *st, const char *section, const str
     for (size_t i = 0; i < n; i++) {
         if (strcmp(props[i].key, "bootstrap.servers") == 0) {
             char why[256];
-            if (!mm2_hostport_list_valid(props[i].value, why, sizeof(why)))
+            if (!mm2_parse_hostport_list_valid(props[i].value, why, sizeof(why)))
                 mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s",
                                  st->file, section, why);
             return;

@@ -305,7 +305,7 @@ static long version_part(const char **p)
     return n == 0 || n > 4 ? -1 : v;
 }
 
-bool mm2_version_below(const char *version, long major, long minor)
+bool mm2_connector_version_below(const char *version, long major, long minor)
 {
     const char *p = version;
     long a, b;

@@ -56,7 +56,7 @@ enum mm2_status mm2_connector_placeholder(const cJSON *config, cJSON **out, stru
 
 /* True when version ("X.Y", "X.Y.Z", "X.Y.Z-suffix": GET /'s "version") is below major.minor;
  * false when it is not, or does not start with two whole numbers. */
-bool mm2_version_below(const char *version, long major, long minor);
+bool mm2_connector_version_below(const char *version, long major, long minor);
 
 /* The connector JSON against docs/ARCHITECTURE.md §6.3: connector.class MirrorSourceConnector,
  * emit.offset-syncs.enabled, sync.topic.configs.enabled and sync.topic.acls.enabled false,

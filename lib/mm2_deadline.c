@@ -42,7 +42,7 @@ bool mm2_deadline_expired(const struct mm2_deadline *d)
     return mm2_deadline_remaining_ms(d) == 0;
 }
 
-long mm2_now_ms(void)
+long mm2_deadline_now_ms(void)
 {
     struct timespec t = now();
 

@@ -26,6 +26,6 @@ long mm2_deadline_remaining_ms(const struct mm2_deadline *d);
 bool mm2_deadline_expired(const struct mm2_deadline *d);
 
 /* Monotonic milliseconds since an arbitrary fixed point (for measuring durations only). */
-long mm2_now_ms(void);
+long mm2_deadline_now_ms(void);
 
 #endif

@@ -88,7 +88,7 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
         mm2_pj_pair(&b, e, "target_hw", p->target_hw, -1);
         mm2_pj_pair(&b, e, "target_lso", p->target_lso, -1);
         if (p->boundary_read)
-            mm2_bnd_to_json(&b, e, "boundary", &p->boundary);
+            mm2_bnd_json_to(&b, e, "boundary", &p->boundary);
     }
     if (b.oom || b.root == NULL) {
         cJSON_Delete(b.root);
@@ -183,7 +183,7 @@ static enum mm2_status read_parts(const cJSON *arr, struct mm2_export *ex, struc
             char bwhere[64];
             const cJSON *bo = mm2_json_get(e, "boundary", MM2_JSON_OBJECT, where, err);
             (void)snprintf(bwhere, sizeof(bwhere), "%s.boundary", where);
-            if (bo == NULL || mm2_bnd_from_json(bo, bwhere, &p->boundary, err) != MM2_OK)
+            if (bo == NULL || mm2_bnd_json_from(bo, bwhere, &p->boundary, err) != MM2_OK)
                 return mm2_pj_config(err);
             p->boundary_read = true;
         }

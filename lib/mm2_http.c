@@ -344,7 +344,7 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
     struct body b = {.max = c->body_max};
     struct curl_slist *headers = NULL;
     long left = mm2_deadline_remaining_ms(dl);
-    long start = mm2_now_ms();
+    long start = mm2_deadline_now_ms();
     CURLcode rc = CURLE_OK;
     int n;
 
@@ -393,7 +393,7 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
         rc = curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, left);
     if (rc == CURLE_OK)
         rc = curl_easy_perform(c->curl);
-    resp->elapsed_ms = mm2_now_ms() - start;
+    resp->elapsed_ms = mm2_deadline_now_ms() - start;
     /* The handle must not keep pointers to this request's headers or body. */
     (void)curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
     (void)curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, NULL);

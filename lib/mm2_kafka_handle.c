@@ -523,7 +523,7 @@ enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
                                          const struct mm2_deadline *dl, const char *what,
                                          struct mm2_error *err)
 {
-    long start = mm2_now_ms();
+    long start = mm2_deadline_now_ms();
     long wait = SLICE_MS;
 
     for (;;) {
@@ -541,7 +541,7 @@ enum mm2_status mm2_kafka_handle_wait_up(struct mm2_kafka *k, struct handle *h,
         if (mm2_deadline_expired(dl))
             return mm2_kafka_handle_fail_last_error(k, h, err, MM2_UNREACHABLE,
                                                     "%s: no broker answered within %ld ms", what,
-                                                    mm2_now_ms() - start);
+                                                    mm2_deadline_now_ms() - start);
         /* all_topics 0 and no topic: a request for the brokers (and the cluster id) only. */
         e = rd_kafka_metadata(h->rk, 0, NULL, &md, mm2_kafka_handle_slice_ms(dl, wait));
         if (wait < 16 * SLICE_MS)

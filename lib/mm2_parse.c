@@ -206,7 +206,7 @@ static bool entry_valid(const char *e, size_t len, char *why, size_t whylen)
     return true;
 }
 
-bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen)
+bool mm2_parse_hostport_list_valid(const char *s, char *why, size_t whylen)
 {
     size_t total;
     const char *e;
@@ -240,7 +240,7 @@ bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen)
 /* Kafka's Topic.MAX_NAME_LENGTH. */
 #define TOPIC_MAX 249
 
-bool mm2_topic_valid(const char *s, char *why, size_t whylen)
+bool mm2_parse_topic_valid(const char *s, char *why, size_t whylen)
 {
     size_t len;
 

@@ -36,10 +36,10 @@ int mm2_parse_seconds(const char *s, long *out_ms);
  * address, or a bracketed IPv6 address ("[::1]:9092"); port is 1..65535. A host of only digits and
  * dots must be a valid IPv4 address ("10.0.0" is rejected, not taken as a DNS name).
  * Example reason: `entry "kafka-1" has no port`. */
-bool mm2_hostport_list_valid(const char *s, char *why, size_t whylen);
+bool mm2_parse_hostport_list_valid(const char *s, char *why, size_t whylen);
 
 /* Kafka topic name as org.apache.kafka.common.internals.Topic.validate accepts it: length 1..249,
  * only [a-zA-Z0-9._-], and not "." or "..". */
-bool mm2_topic_valid(const char *s, char *why, size_t whylen);
+bool mm2_parse_topic_valid(const char *s, char *why, size_t whylen);
 
 #endif

@@ -117,7 +117,7 @@ enum mm2_status mm2_pj_get_topic(const cJSON *o, const char *key, const char *wh
 
     if (v == NULL)
         return mm2_pj_config(err);
-    if (!mm2_topic_valid(v->valuestring, why, sizeof(why)))
+    if (!mm2_parse_topic_valid(v->valuestring, why, sizeof(why)))
         return mm2_error_set(err, MM2_CONFIG, "%s.%s is not a topic name: %s", where, key, why);
     *out = strdup(v->valuestring);
     if (*out == NULL)

@@ -16,7 +16,7 @@
 
 /* ---- --accept-loss ---------------------------------------------------------------------- */
 
-int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen)
+int mm2_plan_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen)
 {
     char *colon = strrchr(s, ':');
     long p;
@@ -27,7 +27,7 @@ int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen)
         return -1;
     }
     *colon = '\0';
-    if (!mm2_topic_valid(s, w, sizeof(w))) {
+    if (!mm2_parse_topic_valid(s, w, sizeof(w))) {
         mm2_whyf(why, whylen, "\"%.100s\" is not a topic name: %s", s, w);
         *colon = ':';
         return -1;
@@ -126,7 +126,7 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
         mm2_pj_int(&b, j, "lost", e->lost);
         mm2_pj_str(&b, j, "target_topic", e->target_topic);
         mm2_pj_int(&b, j, "target_start", e->target_start);
-        mm2_bnd_entry_to_json(&b, j, e);
+        mm2_bnd_json_entry_to(&b, j, e);
         duplicates += e->duplicates;
         gaps += e->gap;
         offsets += e->action == MM2_ACT_OFFSET;
@@ -227,7 +227,7 @@ static enum mm2_status read_entry(const cJSON *e, const char *where, struct mm2_
                              "%s.action must be offset, reset or accept-loss, got \"%s\"", where,
                              action);
     }
-    return mm2_bnd_entry_from_json(e, where, x, err);
+    return mm2_bnd_json_entry_from(e, where, x, err);
 }
 
 enum mm2_status mm2_plan_from_json(const cJSON *root, struct mm2_plan *p, struct mm2_error *err)

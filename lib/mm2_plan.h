@@ -103,7 +103,7 @@ struct mm2_tpref {
 };
 
 /* Parses "TOPIC:PARTITION" in place (the ':' is the last one). 0, or -1 with why set. */
-int mm2_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen);
+int mm2_plan_tpref_parse(char *s, struct mm2_tpref *out, char *why, size_t whylen);
 
 struct mm2_plan_input {
     const struct mm2_export *ex;

@@ -247,7 +247,7 @@ static void tail_read(struct pass *x)
     int64_t span = (int64_t)x->prm->k * 2;
     size_t m = 0;
     bool oom = false;
-    long t0 = mm2_now_ms();
+    long t0 = mm2_deadline_now_ms();
 
     for (size_t i = 0; i < s->n && x->memory > 0; i++) {
         if (s->done[i] || (x->only != (size_t)-1 && i != x->only))
@@ -285,7 +285,7 @@ static void tail_read(struct pass *x)
     }
     if (x->st == MM2_OK && oom)
         x->st = mm2_error_set(&x->err, MM2_UNEXPECTED, "boundary read: out of memory");
-    x->ms += mm2_now_ms() - t0;
+    x->ms += mm2_deadline_now_ms() - t0;
 }
 
 /* The tails: the first passes, then at once the short tails' second, unless the memory cap is
@@ -311,7 +311,7 @@ static void *window_pass(void *arg)
     struct state *s = x->s;
     struct scratch *c = &s->sc[1];
     size_t m = 0;
-    long t0 = mm2_now_ms();
+    long t0 = mm2_deadline_now_ms();
 
     for (size_t i = 0; i < s->n; i++) {
         int64_t from, until;
@@ -343,7 +343,7 @@ static void *window_pass(void *arg)
         }
         mm2_record_list_free(&c->got[j]);
     }
-    x->ms += mm2_now_ms() - t0;
+    x->ms += mm2_deadline_now_ms() - t0;
     return NULL;
 }
 
@@ -444,7 +444,7 @@ enum mm2_status mm2_tail_classify(struct mm2_kafka *source, struct mm2_kafka *ta
                                   struct mm2_error *err)
 {
     long r0 = mm2_kafka_requests(source) + mm2_kafka_requests(target);
-    long t0 = mm2_now_ms();
+    long t0 = mm2_deadline_now_ms();
     enum mm2_status st = MM2_OK;
     bool narrow = false;
     struct state s;
@@ -480,7 +480,7 @@ enum mm2_status mm2_tail_classify(struct mm2_kafka *source, struct mm2_kafka *ta
     }
     state_free(&s);
     stats->requests = mm2_kafka_requests(source) + mm2_kafka_requests(target) - r0;
-    stats->ms = mm2_now_ms() - t0;
+    stats->ms = mm2_deadline_now_ms() - t0;
     return st;
 }
 

@@ -648,7 +648,7 @@ bool mm2_mirror_replicates(const struct mm2_mirror *m, const char *topic)
     struct sv t;
     bool filter;
 
-    if (m == NULL || !m->enabled || !mm2_topic_valid(topic, NULL, 0))
+    if (m == NULL || !m->enabled || !mm2_parse_topic_valid(topic, NULL, 0))
         return false;
     t = (struct sv){topic, strlen(topic)};
     /* DefaultTopicFilter: included(topic) && !excluded(topic) */

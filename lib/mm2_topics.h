@@ -33,7 +33,7 @@
  *     (<sep>: replication.policy.separator, or "." when that is set and
  *     replication.policy.internal.topic.separator.enabled is false.) A version the module does not
  *     know is MM2_CONFIG.
- *   - Topic names passed in must be valid Kafka topic names (mm2_topic_valid); the regex
+ *   - Topic names passed in must be valid Kafka topic names (mm2_parse_topic_valid); the regex
  *     translation is exact on that alphabet ([a-zA-Z0-9._-]) only, so any other string is
  *     reported as not replicated (no such topic can exist on the source cluster).
  */

@@ -112,7 +112,7 @@ static int measure(const char *bootstrap, const struct mm2_tail_part *p, size_t 
         mm2_kafka_free(src);
         return -1;
     }
-    t0 = mm2_now_ms();
+    t0 = mm2_deadline_now_ms();
     c0 = cpu_ms();
 
     for (size_t at = 0; at<n; at += chunk> 0 ? chunk : n) {
@@ -135,7 +135,7 @@ static int measure(const char *bootstrap, const struct mm2_tail_part *p, size_t 
         sum.records += st.records;
     }
     cpu = cpu_ms() - c0;
-    t0 = mm2_now_ms() - t0;
+    t0 = mm2_deadline_now_ms() - t0;
     mm2_kafka_free(src);
     mm2_kafka_free(tgt);
     for (size_t i = 0; i < n; i++)

@@ -186,18 +186,20 @@ static void test_parse_seconds_rejects_malformed(void **state)
     assert_int_equal(ms, 9);
 }
 
-/* ---- mm2_hostport_list_valid --------------------------------------------------------------- */
+/* ---- mm2_parse_hostport_list_valid
+ * --------------------------------------------------------------- */
 
 static void test_hostport_list_accepts_names_ipv4_ipv6(void **state)
 {
     char why[256] = "";
 
     (void)state;
-    assert_true(mm2_hostport_list_valid("kafka-1:9092", why, sizeof(why)));
-    assert_true(mm2_hostport_list_valid("a:1,b.example.com:9093,10.0.0.1:9092", why, sizeof(why)));
-    assert_true(mm2_hostport_list_valid("[::1]:9092", why, sizeof(why)));
-    assert_true(mm2_hostport_list_valid("[2001:db8::5]:9092,kafka:65535", why, sizeof(why)));
-    assert_true(mm2_hostport_list_valid("localhost:9092", NULL, 0));
+    assert_true(mm2_parse_hostport_list_valid("kafka-1:9092", why, sizeof(why)));
+    assert_true(
+        mm2_parse_hostport_list_valid("a:1,b.example.com:9093,10.0.0.1:9092", why, sizeof(why)));
+    assert_true(mm2_parse_hostport_list_valid("[::1]:9092", why, sizeof(why)));
+    assert_true(mm2_parse_hostport_list_valid("[2001:db8::5]:9092,kafka:65535", why, sizeof(why)));
+    assert_true(mm2_parse_hostport_list_valid("localhost:9092", NULL, 0));
     assert_string_equal(why, "");
 }
 
@@ -205,7 +207,7 @@ static void assert_hostport_invalid(const char *list, const char *reason)
 {
     char why[256] = "";
 
-    if (mm2_hostport_list_valid(list, why, sizeof(why)))
+    if (mm2_parse_hostport_list_valid(list, why, sizeof(why)))
         fail_msg("accepted \"%s\"", list);
     assert_string_equal(why, reason);
 }
@@ -267,9 +269,9 @@ static void test_hostport_list_rejects_bad_hosts(void **state)
     assert_hostport_invalid("[::1]9092", "entry \"[::1]9092\" has junk after ']'");
     memset(label64, 'a', 64);
     memcpy(label64 + 64, ":9092", 6); /* one 64-character label: too long */
-    assert_false(mm2_hostport_list_valid(label64, NULL, 0));
+    assert_false(mm2_parse_hostport_list_valid(label64, NULL, 0));
     memcpy(label64 + 63, ".b:9092", 8); /* a 63-character label, then "b": fine */
-    assert_true(mm2_hostport_list_valid(label64, NULL, 0));
+    assert_true(mm2_parse_hostport_list_valid(label64, NULL, 0));
 }
 
 static void test_hostport_list_enforces_name_and_list_length(void **state)
@@ -286,16 +288,16 @@ static void test_hostport_list_enforces_name_and_list_length(void **state)
         name[n++] = '.';
     }
     memcpy(name + n - 1, ":1", 3);
-    assert_false(mm2_hostport_list_valid(name, NULL, 0));
+    assert_false(mm2_parse_hostport_list_valid(name, NULL, 0));
     memcpy(name + n - 3, ":1", 3); /* 253 characters */
-    assert_true(mm2_hostport_list_valid(name, NULL, 0));
+    assert_true(mm2_parse_hostport_list_valid(name, NULL, 0));
 
     /* 1023 entries "a:1," then "a:10": exactly 4096 characters; "a:100" makes it 4097 */
     for (n = 0; n < 1023 * 4; n += 4)
         memcpy(list + n, "a:1,", 4);
     memcpy(list + n, "a:10", 5);
     assert_int_equal(strlen(list), 4096);
-    assert_true(mm2_hostport_list_valid(list, NULL, 0));
+    assert_true(mm2_parse_hostport_list_valid(list, NULL, 0));
     memcpy(list + n, "a:100", 6);
     assert_int_equal(strlen(list), 4097);
     assert_hostport_invalid(list, "list is 4097 characters long (at most 4096)");
@@ -306,11 +308,12 @@ static void test_hostport_list_reason_is_bounded(void **state)
     char why[12];
 
     (void)state;
-    assert_false(mm2_hostport_list_valid("kafka-1", why, sizeof(why)));
+    assert_false(mm2_parse_hostport_list_valid("kafka-1", why, sizeof(why)));
     assert_string_equal(why, "entry \"kafk");
 }
 
-/* ---- mm2_topic_valid ----------------------------------------------------------------------- */
+/* ---- mm2_parse_topic_valid
+ * ----------------------------------------------------------------------- */
 
 static void test_topic_valid_accepts_legal_names(void **state)
 {
@@ -318,12 +321,12 @@ static void test_topic_valid_accepts_legal_names(void **state)
     char t249[250];
 
     (void)state;
-    assert_true(mm2_topic_valid("mm2-offsets.source.internal", why, sizeof(why)));
-    assert_true(mm2_topic_valid("a_B-9.x", why, sizeof(why)));
-    assert_true(mm2_topic_valid("...", why, sizeof(why)));
+    assert_true(mm2_parse_topic_valid("mm2-offsets.source.internal", why, sizeof(why)));
+    assert_true(mm2_parse_topic_valid("a_B-9.x", why, sizeof(why)));
+    assert_true(mm2_parse_topic_valid("...", why, sizeof(why)));
     memset(t249, 't', 249);
     t249[249] = '\0';
-    assert_true(mm2_topic_valid(t249, why, sizeof(why)));
+    assert_true(mm2_parse_topic_valid(t249, why, sizeof(why)));
     assert_string_equal(why, "");
 }
 
@@ -335,7 +338,7 @@ static void test_topic_valid_rejects_250_chars(void **state)
     (void)state;
     memset(t250, 't', 250);
     t250[250] = '\0';
-    assert_false(mm2_topic_valid(t250, why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid(t250, why, sizeof(why)));
     assert_string_equal(why, "topic name is 250 characters long (at most 249)");
 }
 
@@ -344,13 +347,13 @@ static void test_topic_valid_rejects_dot_names_and_empty(void **state)
     char why[128];
 
     (void)state;
-    assert_false(mm2_topic_valid("..", why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid("..", why, sizeof(why)));
     assert_string_equal(why, "topic name cannot be \"..\"");
-    assert_false(mm2_topic_valid(".", why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid(".", why, sizeof(why)));
     assert_string_equal(why, "topic name cannot be \".\"");
-    assert_false(mm2_topic_valid("", why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid("", why, sizeof(why)));
     assert_string_equal(why, "topic name is empty");
-    assert_false(mm2_topic_valid(NULL, why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid(NULL, why, sizeof(why)));
     assert_string_equal(why, "topic name is empty");
 }
 
@@ -359,12 +362,12 @@ static void test_topic_valid_rejects_illegal_characters(void **state)
     char why[128];
 
     (void)state;
-    assert_false(mm2_topic_valid("a/b", why, sizeof(why)));
+    assert_false(mm2_parse_topic_valid("a/b", why, sizeof(why)));
     assert_string_equal(why, "topic name \"a/b\" has an illegal character at position 2 (allowed: "
                              "[a-zA-Z0-9._-])");
-    assert_false(mm2_topic_valid("a b", NULL, 0));
-    assert_false(mm2_topic_valid("t\xc3\xa9", NULL, 0));
-    assert_false(mm2_topic_valid("a:b", NULL, 0));
+    assert_false(mm2_parse_topic_valid("a b", NULL, 0));
+    assert_false(mm2_parse_topic_valid("t\xc3\xa9", NULL, 0));
+    assert_false(mm2_parse_topic_valid("a:b", NULL, 0));
 }
 
 int main(void)

@@ -2126,10 +2126,10 @@ static void test_tpref_parse_accepts_topic_colon_partition(void **state)
     char why[200];
 
     (void)state;
-    assert_int_equal(mm2_tpref_parse(s, &ref, why, sizeof(why)), 0);
+    assert_int_equal(mm2_plan_tpref_parse(s, &ref, why, sizeof(why)), 0);
     assert_string_equal(ref.topic, "orders");
     assert_int_equal(ref.partition, 0);
-    assert_int_equal(mm2_tpref_parse(t, &ref, why, sizeof(why)), 0);
+    assert_int_equal(mm2_plan_tpref_parse(t, &ref, why, sizeof(why)), 0);
     assert_string_equal(ref.topic, "my.topic-v2_x");
     assert_int_equal(ref.partition, 2147483646);
 }
@@ -2160,7 +2160,8 @@ static void test_tpref_parse_refusals_leave_the_argument_intact(void **state)
         char arg[64], why[200] = "";
         struct mm2_tpref ref = {0};
         (void)snprintf(arg, sizeof(arg), "%s", cases[i].arg);
-        if (mm2_tpref_parse(arg, &ref, why, sizeof(why)) != -1 || strcmp(why, cases[i].why) != 0)
+        if (mm2_plan_tpref_parse(arg, &ref, why, sizeof(why)) != -1 ||
+            strcmp(why, cases[i].why) != 0)
             fail_msg("%s: got \"%s\"", cases[i].arg, why);
         assert_string_equal(arg, cases[i].arg);
     }

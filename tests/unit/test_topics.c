@@ -1066,20 +1066,20 @@ static void test_placeholder_matches_nothing_but_heartbeats(void **state)
 static void test_version_below(void **state)
 {
     (void)state;
-    assert_true(mm2_version_below("3.6.2", 3, 7));
-    assert_true(mm2_version_below("3.6", 3, 7));
-    assert_true(mm2_version_below("3.6.0-SNAPSHOT", 3, 7));
-    assert_true(mm2_version_below("2.8.2", 3, 7));
-    assert_false(mm2_version_below("3.7.0", 3, 7));
-    assert_false(mm2_version_below("3.10.0", 3, 7));
-    assert_false(mm2_version_below("4.0.0", 3, 7));
-    assert_false(mm2_version_below("4.3.1", 3, 7));
-    assert_false(mm2_version_below("", 3, 7));
-    assert_false(mm2_version_below(NULL, 3, 7));
-    assert_false(mm2_version_below("3", 3, 7));
-    assert_false(mm2_version_below("3.x", 3, 7));
-    assert_false(mm2_version_below("3.6x", 3, 7));
-    assert_false(mm2_version_below("99999.1", 3, 7));
+    assert_true(mm2_connector_version_below("3.6.2", 3, 7));
+    assert_true(mm2_connector_version_below("3.6", 3, 7));
+    assert_true(mm2_connector_version_below("3.6.0-SNAPSHOT", 3, 7));
+    assert_true(mm2_connector_version_below("2.8.2", 3, 7));
+    assert_false(mm2_connector_version_below("3.7.0", 3, 7));
+    assert_false(mm2_connector_version_below("3.10.0", 3, 7));
+    assert_false(mm2_connector_version_below("4.0.0", 3, 7));
+    assert_false(mm2_connector_version_below("4.3.1", 3, 7));
+    assert_false(mm2_connector_version_below("", 3, 7));
+    assert_false(mm2_connector_version_below(NULL, 3, 7));
+    assert_false(mm2_connector_version_below("3", 3, 7));
+    assert_false(mm2_connector_version_below("3.x", 3, 7));
+    assert_false(mm2_connector_version_below("3.6x", 3, 7));
+    assert_false(mm2_connector_version_below("99999.1", 3, 7));
 }
 
 static void test_version_unknown_refused(void **state)
