@@ -406,7 +406,7 @@ assert_refused() {
 }
 
 # summary_re CMD RC KAFKA REST: the regexp of the line every command that loaded
-# its INI file ends with on stderr (jobs/common.c job_summary, info level: -q
+# its INI file ends with on stderr (jobs/job.c job_summary, info level: -q
 # hides it). KAFKA and REST are the request counts, exact (singular for 1), or a
 # regexp such as '[0-9]+' where they vary; the wall time always varies; nothing
 # these tests run waits on purpose (only export's --stable-wait does).
