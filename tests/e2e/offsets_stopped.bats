@@ -9,6 +9,20 @@
 load helpers
 load offsets_helpers
 
+# settled METHOD WORKER PATH [BODY]: rest, sent again while Connect answers 409 (the rebalance
+# after the last change of the group's connectors), for at most 60 s.
+settled() {
+  local end=$((SECONDS + 60)) out
+  while :; do
+    out=$(rest "$@")
+    if [ "${out%%$'\n'*}" != 409 ] || [ "$SECONDS" -ge "$end" ]; then
+      break
+    fi
+    sleep 1
+  done
+  printf '%s\n' "$out"
+}
+
 # live NAME: "STATE STATUS_TASKS TASK_CONFIGS" as worker 1 answers now.
 live() {
   local s t
@@ -31,10 +45,10 @@ live() {
   # task status behind. Each apply must pass; a run that never met the race proves nothing.
   seen=0
   for try in $(seq 20); do
-    run -0 rest POST 1 /connectors "$(mirror_connector_json stl 'stl\\.trial')"
+    run -0 settled POST 1 /connectors "$(mirror_connector_json stl 'stl\\.trial')"
     assert_line --index 0 201
     wait_for 60 connector_running stl || fail "the trial connector did not run (try $try)"
-    run -0 rest DELETE 1 /connectors/stl
+    run -0 settled DELETE 1 /connectors/stl
     assert_line --index 0 204
     sleep 1
     run --separate-stderr oj "$d" apply --config migration.ini --plan plan.json
@@ -43,7 +57,7 @@ live() {
       seen=$try
       break
     fi
-    run -0 rest DELETE 1 /connectors/stl
+    run -0 settled DELETE 1 /connectors/stl
   done
   [ "$seen" -gt 0 ] || fail "the deleted connector's task status never outlived it in 20 tries: the race was not reproduced"
   printf '# the stale task status showed on try %s\n' "$seen" >&3
@@ -61,5 +75,5 @@ live() {
   # MM2 started at C = 20: the target holds every source record once.
   run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic stl.t --timeout 180
   assert_output '{"source_records": 50, "target_records": 50, "partitions": 1, "mismatched_partitions": 0}'
-  run -0 rest PUT 1 /connectors/stl/stop
+  run -0 settled PUT 1 /connectors/stl/stop
 }
