@@ -89,7 +89,7 @@ LINT_VENV ?= $(MM2KIT_CACHE)/lint-venv
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all bins cold-build config-keys unit cli e2e e2e-churn lint fmt fmt-check install clean deps test test-fast \
+.PHONY: all bins cold-build config-keys unit cli e2e e2e-churn e2e-race lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
         alerts-check alerts-e2e kube-e2e kube-up kube-down tls-e2e tls-e2e-short
 .DEFAULT_GOAL := all
@@ -194,7 +194,13 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 # All of tests/e2e on the image's Kafka, but the test of mm2-offsets' refusal of an
 # unsupported Connect, which only make compat runs, on such a version (tests/compat/versions).
 e2e: image $(B)/tests/connect-patch
-	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported' tests/e2e
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!race' tests/e2e
+
+# The stale task status made the way Connect makes it, by chance (tests/e2e/offsets_stopped.bats:
+# delete and recreate until it shows, RACE_TRIES times at most, default 20): not in make test,
+# whose e2e writes the same record on purpose.
+e2e-race: image $(B)/tests/connect-patch
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags race tests/e2e/offsets_stopped.bats
 
 # The 409-under-churn test alone: it depends on chance (see the test).
 e2e-churn: image $(B)/tests/connect-patch

@@ -136,6 +136,21 @@ def cmd_produce(a):
     return 0
 
 
+def cmd_put(a):
+    """Writes one record, KEY and VALUE as given (UTF-8), into the partition Java's producer
+    would pick for KEY (murmur2, as a Connect worker's): a record of Connect's own topics as a
+    worker writes it (e2e: the status a deleted connector's task can leave behind, which real
+    Connect writes only by chance)."""
+    p = Producer(conf(a.bootstrap, **{"enable.idempotence": True, "partitioner": "murmur2_random"}))
+    errors = []
+    p.produce(a.topic, key=a.key.encode(), value=a.value.encode(),
+              on_delivery=lambda err, _m: errors.append(err) if err is not None else None)
+    if p.flush(a.timeout) or errors:
+        fail(4, f"put to {a.topic}: {errors[:1] or 'not delivered'}")
+    print(1)
+    return 0
+
+
 def read_all(bootstrap, topic, timeout, isolation="read_committed"):
     """All records of topic, per partition, from log start to the end seen at start."""
     c = Consumer(conf(bootstrap, **{"group.id": f"bedkit-{os.getpid()}-{time.monotonic_ns()}",
@@ -990,6 +1005,9 @@ def main():
     pr.add_argument("--start", type=int, default=0); pr.add_argument("--partitions", type=int, required=True)
     pr.add_argument("--seed", type=int, default=1); pr.add_argument("--timeout", type=float, default=60)
     pr.add_argument("--keys", type=int, default=0, help="key i %% KEYS, never null (compacted topics)")
+    pu = sub.add_parser("put"); pu.add_argument("--bootstrap", required=True)
+    pu.add_argument("--topic", required=True); pu.add_argument("--key", required=True)
+    pu.add_argument("--value", required=True); pu.add_argument("--timeout", type=float, default=30)
     d = sub.add_parser("dump"); d.add_argument("--bootstrap", required=True)
     d.add_argument("--topic", required=True); d.add_argument("--timeout", type=float, default=60)
     d.add_argument("--isolation", choices=["read_committed", "read_uncommitted"],
@@ -1056,7 +1074,7 @@ def main():
             "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit, "committed": cmd_committed,
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
             "txn-open": cmd_txn_open, "produce-loop": cmd_produce_loop, "sample": cmd_sample,
-            "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add,
+            "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add, "put": cmd_put,
             "watch": cmd_watch}[a.cmd](a)
 
 
