@@ -19,9 +19,10 @@
  * state only through the connector's status, which the worker running the connector writes once
  * it has stopped it (AbstractHerder.onStop), and the task configs through GET .../tasks. The task
  * entries of GET .../status come from the status topic instead, keyed by task id: the UNASSIGNED
- * record a worker writes as it lets a deleted connector's task go can land after the deletion's
- * tombstone and outlive the connector (KafkaStatusBackingStore keeps it), so a new connector of
- * the same name lists it until a task of that id writes again. An entry with no task config
+ * record a worker writes as it lets a deleted connector's task go can land after the leader
+ * removed the deleted connector's statuses (DistributedHerder.updateDeletedTaskStatus, at the end
+ * of a rebalance), so a new connector of the same name lists it until a task of that id writes
+ * again or the leader's next rebalance removes it. An entry with no task config
  * behind it is stale: counted apart, reported, never waited for. Every place that waits for or
  * checks "STOPPED with zero tasks", or waits for every task RUNNING, reads the connector so.
  */
