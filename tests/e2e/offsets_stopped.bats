@@ -119,7 +119,6 @@ through_with_stale() {
     fi
     run -0 settled DELETE 1 /connectors/stl
     [ "${lines[0]}" = 204 ] || fail "the delete answered ${lines[*]} (try $try)"
-    sleep 2
   done
   [ "$seen" -gt 0 ] || fail "the deleted connector's task status never outlived it in ${RACE_TRIES:-20} tries: the race was not reproduced"
   printf '# the stale task status showed on try %s\n' "$seen" >&3
