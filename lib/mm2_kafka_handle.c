@@ -97,6 +97,11 @@ bool mm2_kafka_handle_auth_error(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
 }
 
+bool mm2_kafka_handle_group_noise(const rd_kafka_message_t *m)
+{
+    return m->rkt == NULL && m->err == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED;
+}
+
 /* Errors that may go away by themselves: retried until the deadline. UNKNOWN_TOPIC_OR_PART is
  * not among them: the callers ask about partitions they have just seen. */
 bool mm2_kafka_handle_retriable(rd_kafka_resp_err_t e)

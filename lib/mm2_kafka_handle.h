@@ -141,6 +141,11 @@ enum mm2_status mm2_kafka_handle_refused(const struct mm2_kafka *k, const char *
 /* ---- errors, waiting and retries --------------------------------------------------------- */
 
 bool mm2_kafka_handle_auth_error(rd_kafka_resp_err_t e);
+/* True for a consumer event that is no answer about a partition read and says nothing about one:
+ * the private group's coordinator lookup refused (GROUP_AUTHORIZATION_FAILED without a topic).
+ * The group is never joined and needs no ACL (docs/acls.md); librdkafka asks for its
+ * coordinator because assign() needs a group.id. */
+bool mm2_kafka_handle_group_noise(const rd_kafka_message_t *m);
 /* Errors that may go away by themselves: retried until the deadline. */
 bool mm2_kafka_handle_retriable(rd_kafka_resp_err_t e);
 /* The status a librdkafka error ends a call with (docs/ARCHITECTURE.md §5). */

@@ -148,9 +148,18 @@ static void defer(struct lane *l, size_t i)
 static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struct mm2_error *err)
 {
     struct many *m = l->m;
-    size_t i = range_of(l, msg);
+    size_t i;
     size_t cost;
 
+    if (mm2_kafka_handle_group_noise(msg))
+        return MM2_OK;
+    if (msg->rkt == NULL) /* the client's own event, of no partition */
+        return msg->err == RD_KAFKA_RESP_ERR_NO_ERROR || mm2_kafka_handle_retriable(msg->err)
+                   ? MM2_OK
+                   : mm2_kafka_handle_fail_last_error(
+                         m->k, l->h, err, mm2_kafka_handle_status_of(msg->err), "read: %s: %s",
+                         rd_kafka_err2name(msg->err), rd_kafka_err2str(msg->err));
+    i = range_of(l, msg);
     if (i == m->n || m->done[i])
         return MM2_OK; /* fetched before the pause took effect */
     if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {

@@ -128,7 +128,9 @@ static enum mm2_status read_loop(struct mm2_kafka *k, struct handle *h, const ch
         bool done = false;
 
         mm2_kafka_handle_serve(h, 0);
-        if (m != NULL && m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (m != NULL && mm2_kafka_handle_group_noise(m)) {
+            /* the never-joined group's coordinator: nothing about this read */
+        } else if (m != NULL && m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
             done = true; /* the fetch position reached the end: nothing more to read */
         } else if (m != NULL && m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             if (m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
