@@ -59,9 +59,11 @@ static int wait_running(struct job *j, const char *name, long timeout_ms)
         if (mm2_connlive_read(j->connect, name, &live, &err) != MM2_OK)
             return job_fail(j, &err);
         if (s->state == MM2_CSTATE_FAILED || s->tasks_failed > 0) {
-            mm2_log_error(&j->log, "connector %s is %s, %s; see its status trace", name,
-                          mm2_cstate_name(s->state),
-                          s->first_bad_task[0] != '\0' ? s->first_bad_task : "no task failed");
+            char why[MM2_CSTATE_CAUSE_MAX + 200];
+            mm2_connect_status_why(s, why, sizeof(why));
+            mm2_log_error(&j->log, "connector %s is %s, %s%s", name, mm2_cstate_name(s->state),
+                          s->first_bad_task[0] != '\0' ? s->first_bad_task : "no task failed",
+                          why[0] != '\0' ? why : "; see its status trace");
             return MM2_CHECK_FAILED;
         }
         if (s->state == MM2_CSTATE_RUNNING && s->ntasks > 0 && s->tasks_running == s->ntasks) {

@@ -144,6 +144,10 @@ static enum mm2_status show_json(const struct mm2_plan *plan, const struct view 
     mm2_pj_int(&b, b.root, "tasks_running", (int64_t)v->s.tasks_running);
     mm2_pj_int(&b, b.root, "tasks_failed", (int64_t)v->s.tasks_failed);
     mm2_pj_int(&b, b.root, "stale_task_statuses", (int64_t)v->s.stale);
+    if (v->s.failed_cause[0] != '\0') {
+        mm2_pj_str(&b, b.root, "failed_cause", v->s.failed_cause);
+        mm2_pj_bool(&b, b.root, "failed_authorization", v->s.failed_authz);
+    }
     arr = mm2_pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < plan->n && !b.oom; i++) {
         const struct mm2_pentry *e = &plan->entries[i];
@@ -185,9 +189,11 @@ static int show(struct job *j, const struct mm2_plan *plan, bool json)
         if (!json)
             show_text(plan, &v);
         if (!v.s.exists || v.s.state == MM2_CSTATE_FAILED || v.s.tasks_failed > 0) {
-            mm2_log_error(&j->log, "connector %s is %s%s%s", plan->connector,
+            char why[MM2_CSTATE_CAUSE_MAX + 200];
+            mm2_connect_status_why(&v.s, why, sizeof(why));
+            mm2_log_error(&j->log, "connector %s is %s%s%s%s", plan->connector,
                           v.s.exists ? mm2_cstate_name(v.s.state) : "absent",
-                          v.s.first_bad_task[0] != '\0' ? ", " : "", v.s.first_bad_task);
+                          v.s.first_bad_task[0] != '\0' ? ", " : "", v.s.first_bad_task, why);
             rc = MM2_CHECK_FAILED;
         }
     }

@@ -386,6 +386,20 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
     return MM2_OK;
 }
 
+void mm2_connect_status_why(const struct mm2_connector_status *s, char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (s->failed_cause[0] == '\0')
+        return;
+    (void)snprintf(buf, len, "; its trace: %s%s", s->failed_cause,
+                   s->failed_authz ? "; a principal lacks an ACL: grant the row of docs/acls.md "
+                                     "for it (mm2-offsets preflight names each missing one), then "
+                                     "restart the task"
+                                   : "");
+}
+
 /* "task N STATE on WORKER" of t into buf. */
 static void task_line(char *buf, size_t len, const struct mm2_cstate_task *t)
 {
@@ -403,6 +417,10 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len, size_t co
     memset(out, 0, sizeof(*out));
     out->exists = true;
     out->state = info.state;
+    if (st == MM2_OK && info.state == MM2_CSTATE_FAILED) {
+        mm2_cstate_trace_cause(info.trace, out->failed_cause, sizeof(out->failed_cause));
+        out->failed_authz = mm2_cstate_trace_authz(info.trace);
+    }
     for (size_t i = 0; st == MM2_OK && i < info.ntasks; i++) {
         const struct mm2_cstate_task *t = &info.tasks[i];
         if (t->id < 0 || (configs != SIZE_MAX && (unsigned long)t->id >= configs)) {
@@ -416,8 +434,11 @@ enum mm2_status mm2_connect_status_parse(const char *body, size_t len, size_t co
             out->tasks_running++;
             continue;
         }
-        if (t->state == MM2_CSTATE_FAILED)
-            out->tasks_failed++;
+        if (t->state == MM2_CSTATE_FAILED && out->tasks_failed++ == 0 &&
+            out->failed_cause[0] == '\0') {
+            mm2_cstate_trace_cause(t->trace, out->failed_cause, sizeof(out->failed_cause));
+            out->failed_authz = mm2_cstate_trace_authz(t->trace);
+        }
         if (out->first_bad_task[0] == '\0')
             task_line(out->first_bad_task, sizeof(out->first_bad_task), t);
     }

@@ -97,7 +97,15 @@ struct mm2_connector_status {
     char first_bad_task[96]; /* "task 2 FAILED on 10.0.0.7:8088", or "" */
     char first_task[96];     /* the same of the first entry counted, whatever its state, or "" */
     char first_stale[96];    /* the same of the first stale entry, or "" */
+    /* What the trace of the connector, when FAILED, or else of the first FAILED task counted
+     * says (mm2_cstate_trace_cause), or "". */
+    char failed_cause[MM2_CSTATE_CAUSE_MAX];
+    bool failed_authz; /* that trace names a Kafka authorization exception */
 };
+
+/* "" or, when something FAILED, "; its trace: CAUSE" and for an authorization refusal what to
+ * do about it (a missing ACL: docs/acls.md, mm2-offsets preflight): for messages. */
+void mm2_connect_status_why(const struct mm2_connector_status *s, char *buf, size_t len);
 
 /* GET /connectors/{name}/status; exists is false on 404. Every task entry is counted. */
 enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,

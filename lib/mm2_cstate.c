@@ -187,3 +187,115 @@ void mm2_cstate_info_free(struct mm2_cstate_info *info)
     free(info->tasks);
     memset(info, 0, sizeof(*info));
 }
+
+/* The exception of one trace line ("org.x.FooException: message"), as "FooException: message"
+ * of at most n bytes: its fully qualified class cut to the simple name. */
+static size_t exception_of(const char *line, size_t n, const char **start)
+{
+    const char *colon = memchr(line, ':', n);
+    size_t cls = colon != NULL ? (size_t)(colon - line) : n;
+    size_t skip = 0;
+
+    for (size_t i = 0; i < cls; i++)
+        if (line[i] == '.' || line[i] == '$')
+            skip = i + 1;
+    *start = line + skip;
+    return n - skip;
+}
+
+/* The line of trace that starts at p, its length. */
+static size_t line_len(const char *p)
+{
+    return strcspn(p, "\r\n");
+}
+
+/* Appends n bytes of s to buf (used so far: *at), control characters as '?', bounded. */
+static void put(char *buf, size_t len, size_t *at, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && *at + 1 < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        buf[(*at)++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+    }
+    buf[*at] = '\0';
+}
+
+#define CAUSED_BY "Caused by: "
+
+/* The root cause's line: the last "Caused by: " line's text after that prefix, or the first
+ * line; its length into *n. */
+static const char *root_cause(const char *trace, size_t *n)
+{
+    const char *root = trace;
+    const char *p = trace;
+
+    while (*p != '\0') {
+        size_t l = line_len(p);
+        if (l > sizeof(CAUSED_BY) - 1 && strncmp(p, CAUSED_BY, sizeof(CAUSED_BY) - 1) == 0)
+            root = p + sizeof(CAUSED_BY) - 1;
+        p += l;
+        while (*p == '\r' || *p == '\n')
+            p++;
+    }
+    *n = line_len(root);
+    return root;
+}
+
+/* True when the exception of a line (n bytes) is named *AuthorizationException. */
+static bool authz_line(const char *line, size_t n)
+{
+    static const char tail[] = "AuthorizationException";
+    const char *colon = memchr(line, ':', n);
+    size_t cls = colon != NULL ? (size_t)(colon - line) : n;
+
+    return cls >= sizeof(tail) - 1 &&
+           memcmp(line + cls - (sizeof(tail) - 1), tail, sizeof(tail) - 1) == 0;
+}
+
+bool mm2_cstate_trace_authz(const char *trace)
+{
+    const char *p = trace;
+
+    if (trace == NULL)
+        return false;
+    while (*p != '\0') {
+        size_t l = line_len(p);
+        const char *line = p;
+        size_t n = l;
+        if (l > sizeof(CAUSED_BY) - 1 && strncmp(p, CAUSED_BY, sizeof(CAUSED_BY) - 1) == 0) {
+            line += sizeof(CAUSED_BY) - 1;
+            n -= sizeof(CAUSED_BY) - 1;
+        }
+        if (authz_line(line, n))
+            return true;
+        p += l;
+        while (*p == '\r' || *p == '\n')
+            p++;
+    }
+    return false;
+}
+
+void mm2_cstate_trace_cause(const char *trace, char *buf, size_t len)
+{
+    size_t at = 0;
+    size_t rn, fn, rs, fs;
+    const char *root, *rex, *fex;
+    const char *first = trace;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (trace == NULL || trace[0] == '\0')
+        return;
+    root = root_cause(trace, &rn);
+    fn = line_len(trace);
+    rs = exception_of(root, rn, &rex);
+    fs = exception_of(trace, fn, &fex);
+    if (authz_line(root, rn))
+        put(buf, len, &at, "authorization: ", sizeof("authorization: ") - 1);
+    put(buf, len, &at, rex, rs);
+    if (root != first) {
+        put(buf, len, &at, " (under ", sizeof(" (under ") - 1);
+        put(buf, len, &at, fex, fs);
+        put(buf, len, &at, ")", 1);
+    }
+}

@@ -76,4 +76,19 @@ enum mm2_status mm2_cstate_read(const cJSON *status, const char *where, const ch
                                 struct mm2_cstate_info *out, struct mm2_error *err);
 void mm2_cstate_info_free(struct mm2_cstate_info *info);
 
+/* Longest cause mm2_cstate_trace_cause writes, its NUL included. */
+#define MM2_CSTATE_CAUSE_MAX 320
+
+/* What a FAILED connector's or task's trace says, on one line of at most len - 1 bytes (control
+ * characters as '?'): the root cause (its last "Caused by: " line, or the first line when there
+ * is none) as the exception's simple name and message, then the first line's exception where it
+ * differs. A Kafka authorization refusal (an exception named *AuthorizationException: a missing
+ * ACL, docs/acls.md) is said first: "authorization: TopicAuthorizationException: Not authorized
+ * to access topics: [orders] (under ConnectException: Unrecoverable exception from producer send
+ * callback)". Empty for a NULL or empty trace. */
+void mm2_cstate_trace_cause(const char *trace, char *buf, size_t len);
+
+/* True when the trace names a Kafka authorization exception anywhere (its root cause or not). */
+bool mm2_cstate_trace_authz(const char *trace);
+
 #endif

@@ -15,36 +15,25 @@
 #include "mm2_problems.h"
 
 #define PATH "/connectors?expand=status"
-#define TRACE_SHOW 200
 
-/* The first line of a Java stack trace (the exception and its message), bounded. */
-static void first_line(const char *trace, char *buf, size_t len)
-{
-    size_t n = strcspn(trace, "\r\n");
-
-    if (n > TRACE_SHOW)
-        n = TRACE_SHOW;
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, trace, n);
-    buf[n] = '\0';
-}
-
-/* ": <first line of trace>" or "" */
+/* ": <what the trace says>" (its root cause, and an authorization refusal named as such:
+ * mm2_cstate_trace_cause) or "" */
 static void trace_suffix(const char *trace, char *buf, size_t len)
 {
-    char line[TRACE_SHOW + 1];
+    char cause[MM2_CSTATE_CAUSE_MAX];
 
     buf[0] = '\0';
     if (trace == NULL || trace[0] == '\0')
         return;
-    first_line(trace, line, sizeof(line));
-    (void)snprintf(buf, len, ": %s", line);
+    mm2_cstate_trace_cause(trace, cause, sizeof(cause));
+    (void)snprintf(buf, len, ": %s%s", cause,
+                   mm2_cstate_trace_authz(trace) ? "; a principal lacks an ACL (docs/acls.md)"
+                                                 : "");
 }
 
 static void judge(const struct mm2_cstate_info *c, struct mm2_problems *p)
 {
-    char tr[TRACE_SHOW + 3];
+    char tr[MM2_CSTATE_CAUSE_MAX + 64];
 
     if (c->state == MM2_CSTATE_FAILED) {
         trace_suffix(c->trace, tr, sizeof(tr));

@@ -281,8 +281,13 @@ mirror-source RUNNING tasks=2/2 failed=0"
 @test "connectors with a FAILED task exits 1 naming the connector, task and exception" {
   start_fake connectors-failed
   run -1 --separate-stderr probe connectors --url "$URL"
-  assert_equal "$stderr" "$E connector mirror-source task 1 is FAILED on worker 10.0.0.2:8088: org.apache.kafka.connect.errors.ConnectException: boom"
+  assert_equal "$stderr" "$E connector mirror-source task 1 is FAILED on worker 10.0.0.2:8088: ConnectException: boom"
   assert_line "mirror-source RUNNING tasks=1/2 failed=1"
+}
+@test "connectors with a task refused by an authorizer names the exception, the topic and the missing ACL" {
+  start_fake connectors-failed-authz
+  run -1 --separate-stderr probe connectors --url "$URL"
+  assert_equal "$stderr" "$E connector mirror-source task 1 is FAILED on worker 10.0.0.2:8088: authorization: TopicAuthorizationException: Not authorized to access topics: [orders] (under ConnectException: Unrecoverable exception from producer send callback); a principal lacks an ACL (docs/acls.md)"
 }
 @test "connectors with a RUNNING connector without tasks exits 1" {
   start_fake connectors-no-tasks

@@ -72,6 +72,16 @@ CONNECTORS_FAILED = merge(
               [task(0), task(1, "FAILED", "10.0.0.2:8088", TRACE)]),
     connector("mirror-heartbeat", "RUNNING", [task(0)]),
 )
+# A task producer refused by the target's authorizer, as AbstractWorkerSourceTask reports it.
+AUTHZ_TRACE = ("org.apache.kafka.connect.errors.ConnectException: Unrecoverable exception from "
+               "producer send callback\n\tat org.apache.kafka.connect.runtime.AbstractWorkerSourceTask"
+               ".maybeThrowProducerSendException(AbstractWorkerSourceTask.java:334)\nCaused by: "
+               "org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access "
+               "topics: [orders]\n")
+CONNECTORS_FAILED_AUTHZ = merge(
+    connector("mirror-source", "RUNNING",
+              [task(0), task(1, "FAILED", "10.0.0.2:8088", AUTHZ_TRACE)]),
+)
 CONNECTORS_NO_TASKS = merge(
     connector("mirror-source", "RUNNING", []),
     connector("mirror-heartbeat", "RUNNING", [task(0)]),
@@ -99,6 +109,7 @@ MODES = {
     "garbage": {"*": (200, "<html>this is not JSON</html>")},
     "connectors-ok": with_status(CONNECTORS_OK),
     "connectors-failed": with_status(CONNECTORS_FAILED),
+    "connectors-failed-authz": with_status(CONNECTORS_FAILED_AUTHZ),
     "connectors-no-tasks": with_status(CONNECTORS_NO_TASKS),
     "connectors-malformed": with_status(CONNECTORS_MALFORMED),
     "connectors-not-object": with_status([]),

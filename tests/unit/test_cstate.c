@@ -152,6 +152,63 @@ static void test_cstate_info_free_accepts_null(void **state)
     mm2_cstate_info_free(NULL);
 }
 
+#define AUTHZ_TRACE                                                                                \
+    "org.apache.kafka.connect.errors.ConnectException: Unrecoverable exception from producer "     \
+    "send callback\n\tat org.apache.kafka.connect.runtime.AbstractWorkerSourceTask.x(A.java:1)\n"  \
+    "Caused by: org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to "    \
+    "access topics: [orders]\n\t... 11 more\n"
+
+static void test_cstate_cause_names_the_root_and_authorization(void **state)
+{
+    char buf[MM2_CSTATE_CAUSE_MAX];
+    (void)state;
+    mm2_cstate_trace_cause(AUTHZ_TRACE, buf, sizeof(buf));
+    assert_string_equal(buf, "authorization: TopicAuthorizationException: Not authorized to access "
+                             "topics: [orders] (under ConnectException: Unrecoverable exception "
+                             "from producer send callback)");
+    assert_true(mm2_cstate_trace_authz(AUTHZ_TRACE));
+}
+
+static void test_cstate_cause_of_a_trace_without_a_cause_is_its_first_line(void **state)
+{
+    char buf[MM2_CSTATE_CAUSE_MAX];
+    (void)state;
+    mm2_cstate_trace_cause("org.apache.kafka.connect.errors.ConnectException: boom\r\n\tat x\n",
+                           buf, sizeof(buf));
+    assert_string_equal(buf, "ConnectException: boom");
+    assert_false(mm2_cstate_trace_authz("org.apache.kafka.connect.errors.ConnectException: boom"));
+    /* A message that merely mentions the word is no authorization refusal. */
+    assert_false(mm2_cstate_trace_authz("java.lang.IllegalStateException: AuthorizationException"));
+    /* Nested causes: the last is the root; the middle one is not shown. */
+    mm2_cstate_trace_cause(
+        "a.B: one\nCaused by: c.D: two\nCaused by: e.GroupAuthorizationException: "
+        "Not authorized to access group: g\n",
+        buf, sizeof(buf));
+    assert_string_equal(buf, "authorization: GroupAuthorizationException: Not authorized to access "
+                             "group: g (under B: one)");
+}
+
+static void test_cstate_cause_is_bounded_and_one_line(void **state)
+{
+    char small[16];
+    char buf[MM2_CSTATE_CAUSE_MAX];
+    char huge[2000];
+    (void)state;
+    mm2_cstate_trace_cause(AUTHZ_TRACE, small, sizeof(small));
+    assert_string_equal(small, "authorization: ");
+    memset(huge, 'x', sizeof(huge) - 1);
+    huge[sizeof(huge) - 1] = '\0';
+    huge[3] = '\x1b';
+    mm2_cstate_trace_cause(huge, buf, sizeof(buf));
+    assert_int_equal(strlen(buf), MM2_CSTATE_CAUSE_MAX - 1);
+    assert_int_equal(buf[3], '?');
+    mm2_cstate_trace_cause(NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    mm2_cstate_trace_cause("", buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    assert_false(mm2_cstate_trace_authz(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +217,9 @@ int main(void)
         cmocka_unit_test(test_cstate_named_refusals_name_the_path),
         cmocka_unit_test(test_cstate_more_tasks_than_the_cap_refused),
         cmocka_unit_test(test_cstate_info_free_accepts_null),
+        cmocka_unit_test(test_cstate_cause_names_the_root_and_authorization),
+        cmocka_unit_test(test_cstate_cause_of_a_trace_without_a_cause_is_its_first_line),
+        cmocka_unit_test(test_cstate_cause_is_bounded_and_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
