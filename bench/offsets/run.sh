@@ -57,6 +57,9 @@ log "seeding $topics topics x $parts partitions on both clusters, $recs records 
 secs=$(BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
   timeout 900 "$py" "$here/seed.py" "$BED_SRC_BOOTSTRAP" "$BED_TGT_BOOTSTRAP" bo-flink "$topics" "$parts" "$recs")
 log "seeded in $secs s"
+# mm2-offsets runs as the connector's logins: their rows of docs/acls.md for these topics and group.
+timeout 600 "$root/tests/bed/bed.sh" kit grant --name "flink group=bo-flink" \
+  --name "replicated topic=$(seq -s, -f 'bo.t%02g' 0 $((topics - 1)))" >/dev/null
 
 w=$BED_DIR/work
 rm -rf "$w"
@@ -120,8 +123,8 @@ oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/l
   timeout 600 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=256m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
     --memory 512m ${OJ_CPUS:+--cpus "$OJ_CPUS"} -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
-    -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
+    -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
+    -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
     --entrypoint /bench-time "${OJ_IMAGE:-$IMAGE}" -f '%M %U %S %e' -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.
@@ -183,7 +186,7 @@ run_set() { # SET: all or one
 cat >"$w/client.properties" <<PROPS
 security.protocol=SASL_PLAINTEXT
 sasl.mechanism=PLAIN
-sasl.jaas.config=$BED_JAAS
+sasl.jaas.config=$BED_SOURCE_JAAS
 PROPS
 chmod 0644 "$w/client.properties"
 describe_now() {

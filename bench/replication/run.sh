@@ -77,12 +77,14 @@ kit create-topics --bootstrap "$TGT" "img.bench.src:$P" "stock.bench.src:$P" "tl
 # tool NAME ARGS...: a Kafka tool from the image's jars in a container on the bed, with the
 # SASL settings in a file on the container's tmpfs (the password never lands on disk here).
 # BENCH_TLS=1: over SASL_SSL with SCRAM-SHA-512, trusting the bed's CA.
+# The raw producer and consumer stand for the source's applications, the baseline MM2 is set
+# against, not for a client of mm2kit: they log in as the bed's admin.
 tool() {
   local t=$1
   shift
   timeout 900 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only --tmpfs /tmp:rw,size=64m,mode=1777 \
-    --cap-drop ALL --security-opt no-new-privileges --memory 1g -e "BENCH_JAAS=$BED_JAAS" \
-    -e "BENCH_SCRAM_JAAS=$BED_SCRAM_JAAS" -e "BENCH_TLS=${BENCH_TLS:-0}" -v "$BED_DIR/tls/ca.crt:/etc/bench/ca.crt:ro" \
+    --cap-drop ALL --security-opt no-new-privileges --memory 1g -e "BENCH_JAAS=$(bed_jaas plain "$BED_ADMIN_USER" "$BED_ADMIN_PASSWORD")" \
+    -e "BENCH_SCRAM_JAAS=$(bed_jaas scram "$BED_ADMIN_USER" "$BED_ADMIN_PASSWORD")" -e "BENCH_TLS=${BENCH_TLS:-0}" -v "$BED_DIR/tls/ca.crt:/etc/bench/ca.crt:ro" \
     --entrypoint /bin/sh "$IMAGE" -c 'if [ "$BENCH_TLS" = 1 ]; then
         printf "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=%s\nssl.truststore.type=PEM\nssl.truststore.location=/etc/bench/ca.crt\n" "$BENCH_SCRAM_JAAS"
       else

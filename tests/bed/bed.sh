@@ -28,8 +28,18 @@ PY=$MM2KIT_CACHE/venv/bin/python3
 log() { printf 'bed: %s\n' "$*" >&2; }
 die() { printf 'bed: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 
+# bedkit runs as the admin (the bed's set-up); its grants (docs/acls.md) need the
+# clusters, the principals and the Kafka version, and flink-copy plays Flink as flink.
 kit() {
+  # The TLS bed serves the mTLS profile too, whose target clients present the workers'
+  # certificate (docs/acls.md): there the target's rows go to both.
+  local target="User:$BED_TARGET_USER"
+  if tls_bed; then target+="|User:$BED_CONNECT_USER"; fi
   BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
+    BEDKIT_ACL_PAGE="$root/$BED_ACL_PAGE" BEDKIT_SOURCE="$BED_SRC_BOOTSTRAP" BEDKIT_TARGET="$BED_TGT_BOOTSTRAP" \
+    BEDKIT_PRINCIPALS="workers=User:$BED_CONNECT_USER,source=User:$BED_SOURCE_USER,target=$target,flink=User:$BED_FLINK_USER" \
+    BEDKIT_FLINK_USERNAME=$BED_FLINK_USER BEDKIT_FLINK_PASSWORD=$BED_FLINK_PASSWORD \
+    BEDKIT_KAFKA_VERSION="${BED_KAFKA_VERSION:-}" \
     timeout 300 "$PY" "$here/bedkit.py" "$@"
 }
 
@@ -72,6 +82,11 @@ drop_stale_rules() {
 tls_bed() { [ "$BED_SECURITY" != sasl_plaintext ]; }
 tls_dir() { printf '%s/tls' "$BED_DIR"; }
 
+plain_users() { # " user_NAME=\"PASSWORD\"" for every bed user: the PLAIN login module's list
+  local u
+  for u in "${BED_USERS[@]}"; do printf ' user_%s="%s"' "${u%%:*}" "${u#*:}"; done
+}
+
 broker_props() { # name ip log-dir [node controller-ip]
   local node=${4:-1} ctrl=${5:-127.0.0.1} roles=broker,controller
   local listeners="SASL_PLAINTEXT://0.0.0.0:9092,CONTROLLER://$ctrl:9093"
@@ -95,7 +110,7 @@ listener.security.protocol.map=$map
 inter.broker.listener.name=SASL_PLAINTEXT
 sasl.enabled.mechanisms=PLAIN
 sasl.mechanism.inter.broker.protocol=PLAIN
-listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD" user_$BED_ADMIN_USER="$BED_ADMIN_PASSWORD" user_$BED_CONNECT_USER="$BED_CONNECT_PASSWORD";
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD"$(plain_users);
 log.dirs=$3
 num.partitions=1
 offsets.topic.replication.factor=1
@@ -113,13 +128,13 @@ group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 log.retention.hours=-1
 PROPS
-  # BED_AUTHORIZER=1 (the rehearsal): ACLs can be listed, so a test can show
-  # replication changed none.  Both bed users are super users, and so is the
-  # node's own loopback controller listener (PLAINTEXT: User:ANONYMOUS).
-  if [ "$BED_AUTHORIZER" = 1 ]; then
-    printf '%s\n' "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer" \
-      "super.users=User:$BED_ADMIN_USER;User:$BED_CONNECT_USER;User:ANONYMOUS"
-  fi
+  # Least privilege (docs/acls.md): nothing is allowed without an ACL, and
+  # only the admin, which sets the bed up, is a super user.  The controller
+  # listener is PLAINTEXT on the node's loopback (one broker) or the bed's
+  # network (BED_BROKERS > 1): the nodes' own traffic, as User:ANONYMOUS.
+  printf '%s\n' "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer" \
+    "allow.everyone.if.no.acl.found=false" \
+    "super.users=User:$BED_ADMIN_USER;User:ANONYMOUS"
   if tls_bed; then
     # SASL_SSL takes SCRAM-SHA-512 only (a PLAIN login there is refused); SSL
     # requires a client certificate; WRONGHOST presents a certificate whose
@@ -132,6 +147,7 @@ ssl.keystore.location=/etc/bed/tls/$1.pem
 ssl.truststore.type=PEM
 ssl.truststore.location=/etc/bed/tls/ca.crt
 listener.name.ssl.ssl.client.auth=required
+listener.name.ssl.ssl.principal.mapping.rules=RULE:^CN=([a-z0-9-]+)\$/\$1/,DEFAULT
 listener.name.wronghost.ssl.keystore.type=PEM
 listener.name.wronghost.ssl.keystore.location=/etc/bed/tls/wronghost.pem
 PROPS
@@ -149,7 +165,7 @@ advertised.listeners=SASL_PLAINTEXT://$1:9092
 inter.broker.listener.name=SASL_PLAINTEXT
 sasl.enabled.mechanisms=PLAIN
 sasl.mechanism.inter.broker.protocol=PLAIN
-listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD" user_$BED_ADMIN_USER="$BED_ADMIN_PASSWORD" user_$BED_CONNECT_USER="$BED_CONNECT_PASSWORD";
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="$BED_ADMIN_USER" password="$BED_ADMIN_PASSWORD"$(plain_users);
 log.dirs=/tmp/zk-broker-logs
 num.partitions=1
 offsets.topic.replication.factor=1
@@ -160,6 +176,10 @@ transaction.state.log.num.partitions=4
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 log.retention.hours=-1
+# Least privilege as on the KRaft brokers: ZooKeeper mode's authorizer (Kafka 2.4 and later).
+authorizer.class.name=kafka.security.authorizer.AclAuthorizer
+allow.everyone.if.no.acl.found=false
+super.users=User:$BED_ADMIN_USER
 PROPS
 }
 
@@ -215,8 +235,10 @@ start_broker() { # name ip [image [node controller-ip cluster-id]]
   if tls_bed; then
     data+=(-v "$(tls_dir):/etc/bed/tls:ro")
     # SCRAM credentials are KRaft metadata: written at format time (KIP-900).
-    format+=" --add-scram 'SCRAM-SHA-512=[name=$BED_ADMIN_USER,password=$BED_ADMIN_PASSWORD]'"
-    format+=" --add-scram 'SCRAM-SHA-512=[name=$BED_CONNECT_USER,password=$BED_CONNECT_PASSWORD]'"
+    local u
+    for u in "${BED_USERS[@]}"; do
+      format+=" --add-scram 'SCRAM-SHA-512=[name=${u%%:*},password=${u#*:}]'"
+    done
   fi
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
@@ -243,14 +265,14 @@ worker_env_args() { # i
     sasl_plaintext)
       printf '%s\n' -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_BOOTSTRAP" \
         -e "CONNECT_SASL_JAAS_CONFIG=$BED_JAAS" \
-        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_JAAS" ;;
+        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SOURCE_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_TARGET_JAAS" ;;
     sasl_ssl)
       local profile=connect-mm2-sasl-ssl.properties
       [ "$BED_REST_HTTPS" = 1 ] && profile=connect-mm2-sasl-ssl-https.properties
       printf '%s\n' -e "MM2_WORKER_CONFIG=/etc/mm2/$profile" \
         -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_IP:$BED_SASL_SSL_PORT" \
         -e "CONNECT_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" \
-        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" \
+        -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SOURCE_SCRAM_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_TARGET_SCRAM_JAAS" \
         -v "$d/mount/source:/etc/mm2/tls/source:ro" -v "$d/mount/target:/etc/mm2/tls/target:ro"
       if [ "$BED_REST_HTTPS" = 1 ]; then
         printf '%s\n' -e "MM2_REST_KEYSTORE_PASSWORD=$BED_TLS_STORE_PASSWORD" \
@@ -274,12 +296,13 @@ tls_make() {
   for i in 1 2 3 4 5 6 7 8 9; do workers+=("$(bed_worker_ip "$i")"); done
   BED_TLS_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD BED_TLS_STORE_PASSWORD=$BED_TLS_STORE_PASSWORD \
     "$here/tls-certs.sh" "$d" "$BED_SRC_IP" "$BED_TGT_IP" "${workers[@]}"
-  local c
-  for c in source target; do
-    mkdir -p "$d/mount/$c"
-    cp "$d/ca.crt" "$d/mount/$c/ca.crt"
-    cp "$d/client.pem" "$d/mount/$c/keystore.pem"
-  done
+  # The mTLS profile's worker config and its connector's target clients present the one
+  # certificate of /etc/mm2/tls/target (docker/mm2/README.md): the workers' own.
+  mkdir -p "$d/mount/source" "$d/mount/target"
+  cp "$d/ca.crt" "$d/mount/source/ca.crt"
+  cp "$d/ca.crt" "$d/mount/target/ca.crt"
+  cp "$d/client-source.pem" "$d/mount/source/keystore.pem"
+  cp "$d/client.pem" "$d/mount/target/keystore.pem"
   mkdir -p "$d/mount/rest"
   cp "$d/rest.p12" "$d/mount/rest/keystore.p12"
   cp "$d/rest-trust.p12" "$d/mount/rest/truststore.p12"
@@ -366,8 +389,13 @@ up() {
   kit wait --bootstrap "$BED_TGT_BOOTSTRAP" --brokers "$BED_BROKERS" --timeout 180 || { save_logs; die "TARGET broker did not start; see $BED_DIR/logs/"; }
   # Internal topics ahead of time, compacted, config topic single-partition
   # (docs/ARCHITECTURE.md §3.1): factor 1 here, the image keeps 3.
-  kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" \
+  kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" \
     "$BED_CONFIG_TOPIC:1:compact" "$BED_OFFSET_TOPIC:25:compact" "$BED_STATUS_TOPIC:5:compact"
+  # The workers' own rows of docs/acls.md; each topic's rows come with the topic
+  # (bedkit create-topics), the Flink group's with Flink's first commit.
+  kit grant --role workers --name "worker group=$BED_GROUP" --name "config topic=$BED_CONFIG_TOPIC" \
+    --name "offsets topic=$BED_OFFSET_TOPIC" --name "status topic=$BED_STATUS_TOPIC" --name "target alias=target" >/dev/null ||
+    die "granting the workers' ACLs failed"
   log "brokers up in $((SECONDS - t0)) s; starting $n workers"
   for i in $(seq 1 "$n"); do worker_start "$i"; done
   for i in $(seq 1 "$n"); do worker_wait "$i" 240; done

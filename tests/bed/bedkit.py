@@ -9,6 +9,7 @@ Every network wait is bounded by --timeout.  Exit codes follow docs/ARCHITECTURE
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -30,7 +31,7 @@ def fail(code, msg):
     sys.exit(code)
 
 
-def conf(bootstrap, **extra):
+def conf(bootstrap, login=None, **extra):
     # librdkafka's own log lines (connection refused while a broker starts)
     # are noise here: every failure that matters is raised and reported.
     # The TLS bed: BEDKIT_SECURITY_PROTOCOL (SASL_SSL, SSL), BEDKIT_SASL_MECHANISM,
@@ -38,13 +39,13 @@ def conf(bootstrap, **extra):
     c = {"bootstrap.servers": bootstrap, "log_level": 0}
     env = os.environ.get
     proto = env("BEDKIT_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
-    user = env("BEDKIT_SASL_USERNAME")
+    user, password = login or (env("BEDKIT_SASL_USERNAME"), env("BEDKIT_SASL_PASSWORD", ""))
     if user and proto.startswith("SASL_"):
         c.update({
             "security.protocol": proto,
             "sasl.mechanisms": env("BEDKIT_SASL_MECHANISM", "PLAIN"),
             "sasl.username": user,
-            "sasl.password": env("BEDKIT_SASL_PASSWORD", ""),
+            "sasl.password": password,
         })
     elif proto == "SSL":
         c["security.protocol"] = "SSL"
@@ -54,6 +55,158 @@ def conf(bootstrap, **extra):
             c[key] = env(var)
     c.update(extra)
     return c
+
+
+# --- ACLs: the rows of docs/acls.md (BEDKIT_ACL_PAGE), granted by the admin ---
+
+ACL_COLUMNS = ("cluster", "operation", "resource", "name", "pattern", "when", "needed_by")
+
+
+def acl_rows(page):
+    """Each row of each "## Principal: ROLE" table of the page, as a dict with its role."""
+    rows, role = [], None
+    try:
+        lines = open(page, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        fail(2, f"ACL page {page}: {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        m = re.match(r"^## Principal: ([a-z]+)\s*$", line)
+        if m or line.startswith("## "):
+            role = m.group(1) if m else None
+            continue
+        if not role or not line.startswith("| ") or line.startswith(("| cluster ", "| ---")):
+            continue
+        cells = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(cells) != len(ACL_COLUMNS):
+            fail(2, f"{page}:{n}: an ACL row has {len(cells)} cells, not {len(ACL_COLUMNS)}")
+        r = dict(zip(ACL_COLUMNS, cells), role=role, line=n)
+        if r["cluster"] not in ("source", "target") or r["pattern"] not in ("literal", "prefixed"):
+            fail(2, f"{page}:{n}: cluster must be source or target, pattern literal or prefixed")
+        rows.append(r)
+    if not rows:
+        fail(2, f"ACL page {page} has no principal table")
+    return rows
+
+
+def version_below(version, floor):
+    def key(v):
+        return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+    return bool(version) and key(version) < key(floor)
+
+
+def acl_granted(r, version):
+    """Whether the beds grant a row: always, commit, and kafka<X where the bed's Connect is older."""
+    when = r["when"]
+    if when in ("always", "commit"):
+        return True
+    m = re.match(r"^kafka<([0-9.]+)$", when)
+    if m:
+        return version_below(version, m.group(1))
+    return False
+
+
+def acl_bindings(r, names, principals):
+    """The AclBindings of row r (one per principal of its role) with its {placeholders} filled
+    from names; none if one is not."""
+    missing = [k for k in re.findall(r"\{([a-z ]+)\}", r["name"]) if k not in names]
+    if missing:
+        return []
+    name = re.sub(r"\{([a-z ]+)\}", lambda m: names[m.group(1)], r["name"])
+    try:
+        rtype = {"Topic": ResourceType.TOPIC, "Group": ResourceType.GROUP,
+                 "TransactionalId": ResourceType.TRANSACTIONAL_ID, "Cluster": ResourceType.BROKER}[r["resource"]]
+        op = AclOperation[re.sub(r"(?<!^)(?=[A-Z])", "_", r["operation"]).upper()]
+    except KeyError:
+        fail(2, f"ACL page line {r['line']}: unknown resource or operation {r['resource']} {r['operation']}")
+    if rtype == ResourceType.BROKER:
+        name = "kafka-cluster"
+    pattern = ResourcePatternType.PREFIXED if r["pattern"] == "prefixed" else ResourcePatternType.LITERAL
+    if r["role"] not in principals:
+        fail(2, f"BEDKIT_PRINCIPALS names no principal for {r['role']}")
+    return [AclBinding(rtype, name, pattern, p, "*", op, AclPermissionType.ALLOW)
+            for p in principals[r["role"]]]
+
+
+def principals_from_env():
+    """BEDKIT_PRINCIPALS: ROLE=User:NAME[|User:NAME2],... (a role held by two logins: the mTLS
+    profile's target clients present the workers' certificate)."""
+    out = {}
+    for item in filter(None, os.environ.get("BEDKIT_PRINCIPALS", "").split(",")):
+        role, sep, principal = item.partition("=")
+        if not sep or not all(p.startswith("User:") for p in principal.split("|")):
+            fail(2, f'BEDKIT_PRINCIPALS item "{item}" must be ROLE=User:NAME[|User:NAME]')
+        out[role] = principal.split("|")
+    return out
+
+
+def grant(names, roles=None, timeout=30, revoke=False, only_line=None):
+    """Grants (or with revoke, deletes) every row of the page whose placeholders names fills,
+    of roles (all if None), on the cluster the row says.  Returns the bindings touched."""
+    page = os.environ.get("BEDKIT_ACL_PAGE")
+    if not page:
+        return []
+    version = os.environ.get("BEDKIT_KAFKA_VERSION", "")
+    principals = principals_from_env()
+    by_cluster = {"source": [], "target": []}
+    for r in acl_rows(page):
+        if roles and r["role"] not in roles:
+            continue
+        if only_line is not None and r["line"] != only_line:
+            continue
+        if only_line is None and not acl_granted(r, version):
+            continue
+        by_cluster[r["cluster"]] += acl_bindings(r, names, principals)
+    done = []
+    for cluster, bindings in by_cluster.items():
+        if not bindings:
+            continue
+        bootstrap = os.environ.get("BEDKIT_SOURCE" if cluster == "source" else "BEDKIT_TARGET")
+        if not bootstrap:
+            fail(2, f"BEDKIT_SOURCE and BEDKIT_TARGET must name the clusters (bed.sh kit sets them)")
+        admin = AdminClient(conf(bootstrap))
+        if revoke:
+            futs = admin.delete_acls([AclBindingFilter(b.restype, b.name, b.resource_pattern_type, b.principal,
+                                                       b.host, b.operation, b.permission_type)
+                                      for b in bindings], request_timeout=timeout)
+        else:
+            futs = admin.create_acls(bindings, request_timeout=timeout)
+        for b, f in futs.items():
+            try:
+                f.result(timeout=timeout)
+            except KafkaException as e:
+                fail(5, f"{'delete' if revoke else 'create'} ACL {b} on {cluster}: {e}")
+        done += [(cluster, b) for b in bindings]
+    return done
+
+
+def cmd_grant(a):
+    """Grants the page's rows whose placeholders the --name NAME=VALUE options fill (all roles,
+    or --role ROLE); --revoke-line N deletes the one row on line N of the page instead."""
+    names = {}
+    for kv in a.name or []:
+        k, sep, v = kv.partition("=")
+        if not sep or not v:
+            fail(2, f'--name "{kv}" must be PLACEHOLDER=VALUE, e.g. "replicated topic=orders"')
+        names[k] = v
+    roles = [a.role] if a.role else None
+    # One placeholder may take several values, comma-separated ("replicated topic=a,b,c").
+    many = [k for k, v in names.items() if "," in v]
+    if len(many) > 1:
+        fail(2, f"--name: only one placeholder may list several values, not {', '.join(many)}")
+    sets = [dict(names, **{many[0]: v}) for v in names[many[0]].split(",") if v] if many else [names]
+    done = []
+    for one in sets:
+        if a.revoke_line is not None:
+            got = grant(one, roles, a.timeout, revoke=True, only_line=a.revoke_line)
+            if not got:
+                fail(2, f"line {a.revoke_line} of the ACL page is no row these names fill")
+        else:
+            got = grant(one, roles, a.timeout)
+        done += got
+    for cluster, b in done:
+        print(f"{cluster} {b.principal} {b.operation.name} {b.restype.name} {b.name} "
+              f"{b.resource_pattern_type.name}")
+    return 0
 
 
 def cmd_wait(a):
@@ -92,6 +245,11 @@ def cmd_create_topics(a):
         except KafkaException as e:
             if e.args[0].code() != 36:  # TOPIC_ALREADY_EXISTS
                 fail(5, f"create topic {name}: {e}")
+    # A topic to be replicated comes with its rows of docs/acls.md on both clusters, as an
+    # admin onboarding it for the migration grants them (--no-grant: a topic of no migration).
+    if not a.no_grant:
+        for t in topics:
+            grant({"replicated topic": t.topic}, timeout=a.timeout)
     return 0
 
 
@@ -297,10 +455,18 @@ def parse_offsets(spec):
     return out
 
 
+def flink_login():
+    """The stand-in Flink job's own login (docs/acls.md, principal flink), or the admin's
+    where the bed names none (BEDKIT_FLINK_USERNAME)."""
+    user = os.environ.get("BEDKIT_FLINK_USERNAME")
+    return (user, os.environ.get("BEDKIT_FLINK_PASSWORD", "")) if user else None
+
+
 def cmd_commit(a):
     """Commits offsets for a group the way Flink's source does: assign(), never subscribe(),
     so the group stays Empty with no member."""
-    c = Consumer(conf(a.bootstrap, **{"group.id": a.group, "enable.auto.commit": False}))
+    grant({"flink group": a.group, "replicated topic": a.topic})
+    c = Consumer(conf(a.bootstrap, flink_login(), **{"group.id": a.group, "enable.auto.commit": False}))
     try:
         tps = [TopicPartition(a.topic, p, o) for p, o in sorted(parse_offsets(a.offsets).items())]
         res = c.commit(offsets=tps, asynchronous=False)
@@ -374,9 +540,9 @@ def read_range(bootstrap, topic, partition, start, end, timeout):
     return out
 
 
-def group_committed(bootstrap, group, topic, parts, timeout):
+def group_committed(bootstrap, group, topic, parts, timeout, login=None):
     """{partition: committed offset} for a group (-1001 where nothing is committed)."""
-    c = Consumer(conf(bootstrap, **{"group.id": group, "enable.auto.commit": False}))
+    c = Consumer(conf(bootstrap, login, **{"group.id": group, "enable.auto.commit": False}))
     try:
         got = c.committed([TopicPartition(topic, q) for q in sorted(parts)], timeout=timeout)
     finally:
@@ -464,9 +630,19 @@ def cmd_flink_copy(a):
         fail(2, "flink-copy: --abort-last needs --txn-id (the sink's transactions)")
     if a.abort_last and (a.past or a.txn_release):
         fail(2, "flink-copy: --abort-last goes with neither --past nor --txn-release")
+    # Flink's own principal (docs/acls.md) writes, commits and reads its group's offsets; its
+    # rows for this topic, group and transactional id are granted first, as a platform would.
+    names = {"flink group": a.group, "replicated topic": a.topic}
+    if a.txn_id:
+        # Flink's sink names its transactional ids PREFIX-SUBTASK-N: the grant is on the prefix.
+        names["flink transactional id"] = a.txn_id.rstrip("0123456789") or a.txn_id
+    grant(names, roles=["flink", "source"])
+    if a.target_topic:
+        grant({"replicated topic": a.target_topic}, roles=["flink"])
+    login = flink_login()
     starts = dict.fromkeys(upto, a.start)
     if a.from_committed:
-        for q, o in group_committed(a.source, a.group, a.topic, upto, a.timeout).items():
+        for q, o in group_committed(a.source, a.group, a.topic, upto, a.timeout, login).items():
             starts[q] = o if o >= 0 else a.start
     out_topic = a.target_topic or a.topic
     dest = {q: q for q in upto}
@@ -476,7 +652,7 @@ def cmd_flink_copy(a):
     pconf = {"enable.idempotence": True, "linger.ms": 5}
     if a.txn_id:
         pconf.update({"transactional.id": a.txn_id, "transaction.timeout.ms": a.txn_timeout_ms})
-    p = Producer(conf(a.target, **pconf))
+    p = Producer(conf(a.target, login, **pconf))
     errors = []
     copied = 0
 
@@ -521,7 +697,7 @@ def cmd_flink_copy(a):
         for part, end in sorted(upto.items()):
             aborted += copy(part, cut[part], end)
         flushed()
-    c = Consumer(conf(a.source, **{"group.id": a.group, "enable.auto.commit": False}))
+    c = Consumer(conf(a.source, login, **{"group.id": a.group, "enable.auto.commit": False}))
     try:
         res = c.commit(offsets=[TopicPartition(a.topic, q, o) for q, o in sorted(upto.items())],
                        asynchronous=False)
@@ -1000,6 +1176,10 @@ def main():
     ct.add_argument("--replication-factor", type=int, default=1)
     ct.add_argument("--timeout", type=float, default=30); ct.add_argument("topics", nargs="+")
     ct.add_argument("--config", action="append", help="NAME=VALUE for every topic of this call")
+    ct.add_argument("--no-grant", action="store_true", help="no ACL rows: a topic of no migration")
+    gr = sub.add_parser("grant"); gr.add_argument("--name", action="append")
+    gr.add_argument("--role"); gr.add_argument("--revoke-line", type=int)
+    gr.add_argument("--timeout", type=float, default=30)
     pr = sub.add_parser("produce"); pr.add_argument("--bootstrap", required=True)
     pr.add_argument("--topic", required=True); pr.add_argument("--count", type=int, required=True)
     pr.add_argument("--start", type=int, default=0); pr.add_argument("--partitions", type=int, required=True)
@@ -1074,7 +1254,7 @@ def main():
             "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit, "committed": cmd_committed,
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,
             "txn-open": cmd_txn_open, "produce-loop": cmd_produce_loop, "sample": cmd_sample,
-            "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add, "put": cmd_put,
+            "audit": cmd_audit, "inventory": cmd_inventory, "acl-add": cmd_acl_add, "put": cmd_put, "grant": cmd_grant,
             "watch": cmd_watch}[a.cmd](a)
 
 

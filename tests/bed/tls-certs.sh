@@ -61,10 +61,15 @@ done
 # The client key is encrypted with PBE-SHA1-3DES: Kafka's PEM loader on Java 17 cannot
 # read PBES2 (OpenSSL 3's default for pkcs8 -topk8: "PBES2 SecretKeyFactory not
 # available"), and librdkafka reads both.  ssl.key.password comes from the environment.
-sign client "/CN=connect" "" clientAuth
-openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -in "$work/client.key" \
-  -passout env:BED_TLS_KEY_PASSWORD -out client.key
-cat client.key client.crt >client.pem
+# One certificate per principal (docs/acls.md; the brokers map CN=NAME to User:NAME):
+# client the workers' own, client-source and client-target the connector's and
+# mm2-offsets' per cluster, admin the bed's set-up (bedkit over SSL).
+for c in client:connect client-source:mm2-source client-target:mm2-target admin:admin; do
+  sign "${c%%:*}" "/CN=${c#*:}" "" clientAuth
+  openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -in "$work/${c%%:*}.key" \
+    -passout env:BED_TLS_KEY_PASSWORD -out "${c%%:*}.key"
+  cat "${c%%:*}.key" "${c%%:*}.crt" >"${c%%:*}.pem"
+done
 
 # An expired client certificate: openssl ca sets explicit start and end dates.
 newkey "$work/expired.key"

@@ -19,7 +19,8 @@ setup_file() {
 @test "a worker run from the rendered Deployment joins the cluster and its manifest probes pass" {
   umask 077
   secrets=$BED_DIR/k8s-secrets.json
-  jq -n --arg j "$BED_JAAS" '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $j, "target-sasl-jaas-config": $j}}' >"$secrets"
+  jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+    '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj, "target-sasl-jaas-config": $tj}}' >"$secrets"
   mapfile -t args < <("$PY" "$E2E_ROOT/tests/k8s/podman_args.py" run "$BED_DIR/k8s-bed.yaml" "$(bed_worker_ip 5)" "$secrets")
   rm -f "$secrets"
   [ "${#args[@]}" -gt 20 ] || fail "podman_args gave ${#args[@]} arguments"
@@ -49,10 +50,11 @@ setup_file() {
 
 # The Secret's keys the Job reads, with the bed's test values.
 job_secrets() {
-  jq -n --arg u "$BED_CONNECT_USER" --arg p "$BED_CONNECT_PASSWORD" --arg j "$BED_JAAS" \
-    '{"mm2-connect-auth": {"source-username": $u, "source-password": $p, "target-username": $u,
-      "target-password": $p, "sasl-jaas-config": $j, "source-sasl-jaas-config": $j,
-      "target-sasl-jaas-config": $j}}'
+  jq -n --arg su "$BED_SOURCE_USER" --arg sp "$BED_SOURCE_PASSWORD" --arg tu "$BED_TARGET_USER" \
+    --arg tp "$BED_TARGET_PASSWORD" --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+    '{"mm2-connect-auth": {"source-username": $su, "source-password": $sp, "target-username": $tu,
+      "target-password": $tp, "sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+      "target-sasl-jaas-config": $tj}}'
 }
 
 @test "the offset Job's rendered command and files apply and verify a plan on the bed, and never resume" {
@@ -83,8 +85,8 @@ job_secrets() {
     timeout 300 podman run --rm --network "$BED_NET" "${hosts[@]}" --user 10001:10001 --read-only \
       --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
       -v "$w/files/job-files:/etc/mm2-offsets:ro" -v "$d:/work:rw" -w /work \
-      -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-      -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
+      -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
+      -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
       --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
   }
   run -0 ojk export --config /etc/mm2-offsets/migration.ini --out export.json --stable-wait 2 -q

@@ -63,8 +63,8 @@ oj() {
   timeout 300 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
     --memory 256m -v "$d:/work:rw" -w /work \
-    -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
+    -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
+    -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
     --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
 }
 
@@ -118,11 +118,11 @@ offsets_json() {
     jq -c '.offsets | sort_by(.partition.topic, .partition.partition)'
 }
 
-# no_secret TEXT...: the sentinel password appears nowhere in TEXT.
+# no_secret TEXT...: no sentinel password (the workers', the source's, the target's) in TEXT.
 no_secret() {
   local t
   for t in "$@"; do
-    if [[ "$t" == *"$BED_CONNECT_PASSWORD"* ]]; then
+    if [[ "$t" == *"$BED_CONNECT_PASSWORD"* || "$t" == *"$BED_SOURCE_PASSWORD"* || "$t" == *"$BED_TARGET_PASSWORD"* ]]; then
       fail "the secret appeared in output"
     fi
   done

@@ -140,9 +140,11 @@ CONN=wk
     run -1 podman exec "$w" touch /opt/kafka/probe
     run -0 podman logs "$w"
     refute_output --partial "$BED_CONNECT_PASSWORD"
-    # Lists every readable file holding the secret (unreadable ones are the
+    refute_output --partial "$BED_SOURCE_PASSWORD"
+    refute_output --partial "$BED_TARGET_PASSWORD"
+    # Lists every readable file holding a secret (unreadable ones are the
     # image's root-only files, which the worker cannot have written either).
-    run -0 podman exec "$w" sh -c "grep -rIls --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev '$BED_CONNECT_PASSWORD' / || true"
+    run -0 podman exec "$w" sh -c "grep -rIlsF -e '$BED_CONNECT_PASSWORD' -e '$BED_SOURCE_PASSWORD' -e '$BED_TARGET_PASSWORD' --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / || true"
     assert_output ""
   done
 }
@@ -150,7 +152,10 @@ CONN=wk
 @test "with a wrong advertised address, forwarding to the leader fails with Connect's IO error" {
   # Bypasses mm2-entrypoint (which refuses such a POD_IP) to show what it
   # prevents: the leader advertises an address nobody can reach.
-  run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" wrong-configs:1:compact wrong-offsets:5:compact wrong-status:1:compact
+  run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" wrong-configs:1:compact wrong-offsets:5:compact wrong-status:1:compact
+  # A Connect group of its own: the workers' rows of docs/acls.md for its group and topics.
+  run -0 "$BED" kit grant --role workers --name "worker group=mm2kit-bed-wrong" --name "config topic=wrong-configs" \
+    --name "offsets topic=wrong-offsets" --name "status topic=wrong-status"
   group=(-e CONNECT_GROUP_ID=mm2kit-bed-wrong -e CONNECT_CONFIG_STORAGE_TOPIC=wrong-configs
     -e CONNECT_OFFSET_STORAGE_TOPIC=wrong-offsets -e CONNECT_STATUS_STORAGE_TOPIC=wrong-status)
   run -0 "$BED" worker-start 8 "${group[@]}" -e "POD_IP=198.18.$BED_OCTET.99" -e CONNECT_REST_PORT=8088 \

@@ -133,8 +133,8 @@ fl_job_start() {
   timeout 120 podman run -d --name "$BED_NAME-job-$step" --network "$BED_NET" "${BED_HOSTS[@]}" \
     --add-host "mm2-connect:$ip" --user 10001:10001 --read-only --tmpfs /tmp:rw,size=64m,mode=1777 \
     --cap-drop ALL --security-opt no-new-privileges --memory 256m -v "$d:/work:rw" -w /work \
-    -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
-    -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD" \
+    -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
+    -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
     --entrypoint /bin/sh "$IMAGE" -c '
       step=$1 gate=$2; shift 2
       if [ "$gate" = 1 ]; then

@@ -67,11 +67,10 @@ timeout 60 podman image exists "$IMAGE" || { printf 'hang: error: image %s not f
 
 log() { printf 'hang: %s\n' "$*" >&2; }
 die() { printf 'hang: error: %s\n' "$1" >&2; exit "${2:-4}"; }
-kit() {
+kit() { # SECONDS ARGS...: bedkit through bed.sh kit (the admin; rows of docs/acls.md with topics and groups), bounded
   local t=$1
   shift
-  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
-    timeout "$t" "$KPY" "$root/tests/bed/bedkit.py" "$@"
+  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 PRODUCER='' POLLER=''
 # shellcheck disable=SC2317 # run by the EXIT trap

@@ -97,11 +97,10 @@ for t in nsenter iptables jq curl; do
 done
 timeout 60 podman image exists "$IMAGE" || { printf 'faults: error: image %s not found; run make image\n' "$IMAGE" >&2; exit 3; }
 
-kit() { # SECONDS ARGS...: bedkit with the bed's admin credentials, bounded
+kit() { # SECONDS ARGS...: bedkit through bed.sh kit (the admin; topics and the Flink group with their rows of docs/acls.md), bounded
   local t=$1
   shift
-  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
-    timeout "$t" "$KPY" "$root/tests/bed/bedkit.py" "$@"
+  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 
 BG_PIDS=()
@@ -531,7 +530,7 @@ fi
 for c in $(timeout 60 podman ps -a --format '{{.Names}}' | grep -E "^$BED_NAME-" || true); do
   timeout 60 podman logs "$c" >"$LOGS/$c.log" 2>&1 || true
 done
-found=$(grep -rlF --exclude="$BED_NAME-*.properties" "$BED_CONNECT_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
+found=$(grep -rlF --exclude="$BED_NAME-*.properties" -e "$BED_CONNECT_PASSWORD" -e "$BED_SOURCE_PASSWORD" -e "$BED_TARGET_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
 check secrets.nowhere "$([ -z "$found" ] && echo 0 || echo 1)" "the connect password (a sentinel) in: ${found:-no log, artifact or output of the run}"
 
 T_END=$(now_ms)

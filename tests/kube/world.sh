@@ -8,7 +8,7 @@
 #   world.sh down    the cluster first (its pods stop cleanly while the brokers still answer:
 #                    a worker whose brokers are gone waits out its grace period), then the brokers
 #
-# BED_DIR (default build/kube/bed) and BED_AUTHORIZER go to bed.sh as they are.
+# BED_DIR (default build/kube/bed) goes to bed.sh as it is.
 # Exit codes: 0 ok, 2 usage, otherwise the failed part's (cluster.sh, bed.sh: 3 a tool or the
 # image is missing, 4 something did not come up).
 set -uo pipefail

@@ -61,7 +61,6 @@ if [ "$on" = kube ]; then
 else
   export BED_NAME=${BED_NAME:-mm2kit-rh} BED_OCTET=${BED_OCTET:-11} BED_DIR=${BED_DIR:-$root/build/rehearsal}
 fi
-export BED_AUTHORIZER=1
 case $BED_NAME in mm2kit-bed*) printf 'rehearsal: BED_NAME %s is the e2e bed'"'"'s; use another\n' "$BED_NAME" >&2; exit 2 ;; esac
 # shellcheck source=tests/bed/bed.env
 . "$root/tests/bed/bed.env"
@@ -96,11 +95,11 @@ if [ ! -x "$KPY" ] || [ ! -x "$LPY" ]; then
 fi
 timeout 60 podman image exists "$IMAGE" || { printf 'rehearsal: error: image %s not found; run make image\n' "$IMAGE" >&2; exit 3; }
 
-# kit SECONDS ARGS...: bedkit with the bed's admin credentials, bounded.
+# kit SECONDS ARGS...: bedkit through bed.sh kit (the admin sets up; topics and the Flink group
+# come with their rows of docs/acls.md; flink-copy plays Flink as its own principal), bounded.
 kit() {
   local t=$1; shift
-  BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
-    timeout "$t" "$KPY" "$root/tests/bed/bedkit.py" "$@"
+  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 
 # ---- what this run owns: removed before it starts and at the end ----------------------------
@@ -147,10 +146,12 @@ OVERLAY_NAME=k8s/overlays/bed   # the pods' (tests/rehearsal/kube.bash: kube-e2e
 timeout 60 kubectl kustomize "$root/k8s/overlays/bed" >"$RENDER"
 umask 077
 secrets=$W/k8s-job/secrets.json
-jq -n --arg u "$BED_CONNECT_USER" --arg p "$BED_CONNECT_PASSWORD" --arg j "$BED_JAAS" \
-  '{"mm2-connect-auth": {"source-username": $u, "source-password": $p, "target-username": $u,
-    "target-password": $p, "sasl-jaas-config": $j, "source-sasl-jaas-config": $j,
-    "target-sasl-jaas-config": $j}}' >"$secrets"
+# Three principals (docs/acls.md): the workers', and the connector's and mm2-offsets' per cluster.
+jq -n --arg su "$BED_SOURCE_USER" --arg sp "$BED_SOURCE_PASSWORD" --arg tu "$BED_TARGET_USER" \
+  --arg tp "$BED_TARGET_PASSWORD" --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+  '{"mm2-connect-auth": {"source-username": $su, "source-password": $sp, "target-username": $tu,
+    "target-password": $tp, "sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+    "target-sasl-jaas-config": $tj}}' >"$secrets"
 # The pod as the kubelet would run it (POD_IP filled in per pod), and the Job with its files.
 mapfile -t POD_ARGS < <("$LPY" "$root/tests/k8s/podman_args.py" run "$RENDER" __POD_IP__ "$secrets")
 mapfile -t JOB < <("$LPY" "$root/tests/k8s/podman_args.py" job "$RENDER" "$secrets" "$W/k8s-job/files" "mm2-offsets-plan=$W/k8s-job/plan")
@@ -426,8 +427,8 @@ evict() {
 }
 
 # ---- mm2-offsets as the Job runs it ------------------------------------------------------------
-OJ_ENV=(-e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_CONNECT_PASSWORD"
-  -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_CONNECT_PASSWORD")
+OJ_ENV=(-e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD"
+  -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD")
 declare -A STEP_MS=()
 # oj STEP ARGS...: mm2-offsets ARGS with the rendered Job files at /etc/mm2-offsets and the
 # cutover's work directory at /work (export, plan, resume, check: the operator's steps);
@@ -486,6 +487,10 @@ for t in orders payments; do
   kit 60 acl-add --bootstrap "$SRC" --principal User:orders-app --topic "$t" --operation READ
 done
 kit 60 acl-add --bootstrap "$TGT" --principal User:reporting --topic orders --operation READ
+# The Flink job's group and transactional ids have their rows before the job runs, as in production.
+GROUP=$(sed -n 's/^group.id *= *//p' "$JOBFILES/migration.ini")
+[ "$GROUP" = flink-orders-copy ] || die "the Job's migration.ini names group \"$GROUP\", not flink-orders-copy"
+kit 60 grant --name "flink group=$GROUP" --name "flink transactional id=flink-sink-" >/dev/null
 kit 60 inventory --bootstrap "$SRC" --topics "$TOPIC_NAMES" >"$W/inventory-source-before.json"
 kit 60 inventory --bootstrap "$TGT" --topics "$TOPIC_NAMES" >"$W/inventory-target-before.json"
 
@@ -502,8 +507,6 @@ event phase name="producing" start=true rate="$RATE"
 sleep "$WARMUP"
 
 # ---- the Flink job: two checkpoints, the last one's sink transaction left open -----------------
-GROUP=$(sed -n 's/^group.id *= *//p' "$JOBFILES/migration.ini")
-[ "$GROUP" = flink-orders-copy ] || die "the Job's migration.ini names group \"$GROUP\", not flink-orders-copy"
 ends() { kit 60 ends --bootstrap "$SRC" --topic "$1"; }
 # upto TOPIC LAG [P:C overrides...]: "P:end-LAG,..." for every partition of TOPIC.
 upto() {
@@ -745,8 +748,9 @@ elif [ -z "$keep" ]; then
 fi
 # Every file of the run but the bed brokers' own server.properties, which must hold the
 # brokers' user database (bed.sh); the rehearsal writes no credential anywhere.
-found=$(grep -rlF --exclude="$BED_NAME-*.properties" "$BED_CONNECT_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
-check secrets.nowhere "$(is_ok [ -z "$found" ])" "the connect password (a sentinel) in: ${found:-no log, artifact or output of the run}"
+found=$(grep -rlF --exclude="$BED_NAME-*.properties" -e "$BED_CONNECT_PASSWORD" -e "$BED_SOURCE_PASSWORD" \
+  -e "$BED_TARGET_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
+check secrets.nowhere "$(is_ok [ -z "$found" ])" "a bed password (a sentinel) in: ${found:-no log, artifact or output of the run}"
 
 # ---- the report ------------------------------------------------------------------------------------
 T_END=$(now_ms)
@@ -763,7 +767,7 @@ jq -n --arg mode "$mode" --argjson rate "$RATE" --arg image "$IMAGE" --arg kafka
 rc=0
 python3 "$here/report.py" "$W" || rc=$?
 # The report itself must not carry the secret either.
-if grep -qF "$BED_CONNECT_PASSWORD" "$W/REPORT.md" "$W/lag.svg"; then
+if grep -qF -e "$BED_CONNECT_PASSWORD" -e "$BED_SOURCE_PASSWORD" -e "$BED_TARGET_PASSWORD" "$W/REPORT.md" "$W/lag.svg"; then
   printf 'rehearsal: FAIL: secrets.nowhere: the connect password is in the report\n' >&2
   rc=1
 fi

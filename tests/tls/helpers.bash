@@ -19,10 +19,10 @@ kit_scram() {
   BEDKIT_SECURITY_PROTOCOL=SASL_SSL BEDKIT_SASL_MECHANISM=SCRAM-SHA-512 BEDKIT_SSL_CA=$TLS/ca.crt \
     "$BED" kit "$@"
 }
-# kit_mtls ARGS...: bedkit over SSL with the client certificate.
+# kit_mtls ARGS...: bedkit over SSL with the admin's client certificate (the bed's set-up).
 kit_mtls() {
-  BEDKIT_SECURITY_PROTOCOL=SSL BEDKIT_SSL_CA=$TLS/ca.crt BEDKIT_SSL_CERT=$TLS/client.crt \
-    BEDKIT_SSL_KEY=$TLS/client.key BEDKIT_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD "$BED" kit "$@"
+  BEDKIT_SECURITY_PROTOCOL=SSL BEDKIT_SSL_CA=$TLS/ca.crt BEDKIT_SSL_CERT=$TLS/admin.crt \
+    BEDKIT_SSL_KEY=$TLS/admin.key BEDKIT_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD "$BED" kit "$@"
 }
 
 # tls_connector_json NAME TOPICS PROFILE [STATE]: the bed's MirrorSourceConnector over
@@ -122,7 +122,7 @@ oj_tls_files() {
       printf '[%s]\nbootstrap.servers = %s\n' "$side" "$bs"
       if [ "$profile" = ssl ]; then
         printf '%s\n' "security.protocol = SSL" "ssl.ca.location = \${env:MM2_TLS_CA}" \
-          "ssl.certificate.location = ${OJ_CERT:-/tls/client.crt}" "ssl.key.location = ${OJ_KEY:-/tls/client.key}" \
+          "ssl.certificate.location = ${OJ_CERT:-/tls/client-$side.crt}" "ssl.key.location = ${OJ_KEY:-/tls/client-$side.key}" \
           "ssl.key.password = \${env:MM2_${sec}_SSL_KEY_PASSWORD}"
       else
         printf '%s\n' "security.protocol = SASL_SSL" "sasl.mechanisms = ${OJ_MECH:-SCRAM-SHA-512}" \
@@ -151,8 +151,8 @@ oj_tls() {
     --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
     --memory 256m -v "$d:/work:rw" -v "$TLS:/tls:ro" -w /work --add-host "$BED_REST_HOST:$(bed_worker_ip 1)" \
     -e "MM2_TLS_CA=${OJ_CA:-/tls/ca.crt}" \
-    -e "MM2_SOURCE_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_SOURCE_SASL_PASSWORD=${OJ_PASSWORD:-$BED_CONNECT_PASSWORD}" \
-    -e "MM2_TARGET_SASL_USERNAME=$BED_CONNECT_USER" -e "MM2_TARGET_SASL_PASSWORD=${OJ_PASSWORD:-$BED_CONNECT_PASSWORD}" \
+    -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=${OJ_PASSWORD:-$BED_SOURCE_PASSWORD}" \
+    -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=${OJ_PASSWORD:-$BED_TARGET_PASSWORD}" \
     -e "MM2_SOURCE_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" -e "MM2_TARGET_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
     --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
 }
@@ -169,7 +169,8 @@ export_fails() {
   [[ "$status" =~ ^($2)$ ]] || fail "export exited $status, not $2: $stderr"
   assert_equal "${#stderr_lines[@]}" 1
   [ $((SECONDS - t0)) -lt "${OJ_MAX_S:-120}" ] || fail "export took $((SECONDS - t0)) s"
-  [[ "$stderr" != *"$BED_CONNECT_PASSWORD"* && "$stderr" != *"$BED_TLS_KEY_PASSWORD"* ]] || fail "a secret in: $stderr"
+  [[ "$stderr" != *"$BED_SOURCE_PASSWORD"* && "$stderr" != *"$BED_TARGET_PASSWORD"* && "$stderr" != *"$BED_TLS_KEY_PASSWORD"* ]] ||
+    fail "a secret in: $stderr"
 }
 
 # image_offsets ARGS...: the image's own mm2-offsets, in a throwaway container.

@@ -100,7 +100,7 @@ load helpers
     -e "CONNECT_BOOTSTRAP_SERVERS=$TGT_SASL_SSL" -e "CONNECT_GROUP_ID=$BED_GROUP" \
     -e "CONNECT_CONFIG_STORAGE_TOPIC=$BED_CONFIG_TOPIC" -e "CONNECT_OFFSET_STORAGE_TOPIC=$BED_OFFSET_TOPIC" \
     -e "CONNECT_STATUS_STORAGE_TOPIC=$BED_STATUS_TOPIC" -e "CONNECT_SASL_JAAS_CONFIG=$BED_JAAS" \
-    -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_SCRAM_JAAS" "$IMAGE"
+    -e "MM2_SOURCE_SASL_JAAS_CONFIG=$BED_SOURCE_SCRAM_JAAS" -e "MM2_TARGET_SASL_JAAS_CONFIG=$BED_TARGET_SCRAM_JAAS" "$IMAGE"
   # shellcheck disable=SC2154 # stderr is set by bats' run --separate-stderr
   [ "$status" -eq 3 ] || fail "the entrypoint exited $status, not 3: $stderr"
   assert_regex "$stderr" "mm2-entrypoint: error: ssl.truststore.location=/etc/mm2/tls/target/ca.crt: cannot read the TLS store: No such file or directory"
@@ -122,7 +122,7 @@ load helpers
   mapfile -t files < <(find "$BED_DIR" \( -path "$TLS" -o -name "*.properties" \) -prune -o -type f -print)
   [ "${#files[@]}" -gt 2 ] || fail "nothing to sweep: ${files[*]}"
   run -0 grep -lE "security.protocol = SASL_SSL" "${files[@]}"
-  for s in "$BED_CONNECT_PASSWORD" "$BED_TLS_KEY_PASSWORD" "$BED_TLS_STORE_PASSWORD" wrong-password \
+  for s in "$BED_CONNECT_PASSWORD" "$BED_SOURCE_PASSWORD" "$BED_TARGET_PASSWORD" "$BED_TLS_KEY_PASSWORD" "$BED_TLS_STORE_PASSWORD" wrong-password \
     "$(sed -n 2p "$TLS/ca.key")" "$(sed -n 2p "$TLS/client.key")" "$(sed -n 2p "$TLS/source.pem")"; do
     [ ${#s} -ge 14 ] || fail "a sentinel is too short to search for: '$s'"
     run -1 grep -rlF -- "$s" "${files[@]}"
