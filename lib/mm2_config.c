@@ -356,23 +356,16 @@ static bool connect_topic_key(struct parse_state *st, const char *key, const cha
 {
     static const char *const names[] = {"config.topic", "offset.topic", "status.topic"};
     struct mm2_config *c = st->c;
-    char **dst[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
+    char **slot[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
     char why[160];
 
     for (size_t i = 0; i < 3; i++) {
         if (strcmp(key, names[i]) != 0)
             continue;
-        if (!once(st, &st->seen_itopic[i], "connect", key))
-            return true;
-        if (!mm2_parse_topic_valid(value, why, sizeof(why))) {
+        if (set_string(st, &st->seen_itopic[i], "connect", key, value, slot[i]) &&
+            !mm2_parse_topic_valid(value, why, sizeof(why)))
             mm2_problems_add(st->p, "%s: [connect] %s must be a topic name: %s", st->file, key,
                              why);
-            return true;
-        }
-        free(*dst[i]);
-        *dst[i] = strdup(value);
-        if (*dst[i] == NULL)
-            mm2_problems_add(st->p, "out of memory");
         return true;
     }
     if (strcmp(key, "internal.replication.factor") == 0 ||
@@ -609,22 +602,6 @@ static void check_lines(const char *text, const char *file, struct mm2_problems 
     }
 }
 
-static void check_cluster(struct parse_state *st, const char *section, const struct mm2_kv *props,
-                          size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(props[i].key, "bootstrap.servers") == 0) {
-            char why[256];
-            if (!mm2_parse_hostport_list_valid(props[i].value, why, sizeof(why)))
-                mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s",
-                                 st->file, section, why);
-            return;
-        }
-    }
-    mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
-                     st->file, section);
-}
-
 /* Every secret value becomes <redacted> in the problem lines, and so does a cut-off start of one
  * at the edge of a quoted value (a message that quotes a value with %.40s can cut a secret given
  * by mistake to a non-secret key). */
@@ -639,6 +616,14 @@ static void redact(const struct mm2_config *c, struct mm2_problems *p)
     }
 }
 
+static const char *prop_value(const struct mm2_kv *props, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(props[i].key, key) == 0)
+            return props[i].value;
+    return NULL;
+}
+
 /* What the INI left out that has a default: the internal topics' names (those of
  * k8s/base/configmap.yaml), the sections' principals (User:<sasl.username>). */
 static void defaults(struct parse_state *st)
@@ -646,25 +631,45 @@ static void defaults(struct parse_state *st)
     static const char *const names[] = {"flink-mm2-connect-configs", "flink-mm2-connect-offsets",
                                         "flink-mm2-connect-status"};
     struct mm2_config *c = st->c;
-    char **dst[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
+    char **slot[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
     char **who[] = {&c->source_principal, &c->target_principal};
     const struct mm2_kv *props[] = {c->source, c->target};
-    size_t n[] = {c->nsource, c->ntarget};
+    const size_t n[] = {c->nsource, c->ntarget};
 
     for (size_t i = 0; i < 3; i++)
-        if (*dst[i] == NULL && (*dst[i] = strdup(names[i])) == NULL)
+        if (*slot[i] == NULL && (*slot[i] = strdup(names[i])) == NULL)
             mm2_problems_add(st->p, "out of memory");
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = i + 1; k < 3; k++)
+            if (*slot[i] != NULL && *slot[k] != NULL && strcmp(*slot[i], *slot[k]) == 0)
+                mm2_problems_add(st->p,
+                                 "%s: [connect] config.topic, offset.topic and status.topic "
+                                 "name \"%.100s\" twice; Connect's three internal topics are "
+                                 "three different topics",
+                                 st->file, *slot[i]);
     for (size_t s = 0; s < 2; s++) {
-        for (size_t i = 0; *who[s] == NULL && i < n[s]; i++) {
-            char buf[300];
-            if (strcmp(props[s][i].key, "sasl.username") != 0 || props[s][i].value[0] == '\0' ||
-                strlen(props[s][i].value) > 250)
-                continue;
-            (void)snprintf(buf, sizeof(buf), "User:%s", props[s][i].value);
-            if ((*who[s] = strdup(buf)) == NULL)
-                mm2_problems_add(st->p, "out of memory");
-        }
+        const char *user = prop_value(props[s], n[s], "sasl.username");
+        char buf[300];
+        if (*who[s] != NULL || user == NULL || user[0] == '\0' || strlen(user) > 250)
+            continue;
+        (void)snprintf(buf, sizeof(buf), "User:%s", user);
+        if ((*who[s] = strdup(buf)) == NULL)
+            mm2_problems_add(st->p, "out of memory");
     }
+}
+
+static void check_cluster(struct parse_state *st, const char *section, const struct mm2_kv *props,
+                          size_t n)
+{
+    const char *v = prop_value(props, n, "bootstrap.servers");
+    char why[256];
+
+    if (v == NULL)
+        mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
+                         st->file, section);
+    else if (!mm2_parse_hostport_list_valid(v, why, sizeof(why)))
+        mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s", st->file,
+                         section, why);
 }
 
 enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_fn getenv_fn,

@@ -255,6 +255,61 @@ void mm2_pf_need(struct mm2_pf_findings *f, const struct mm2_pf_who *who, enum m
 
 /* ---- Connect's internal topics -------------------------------------------------------------- */
 
+/* An internal topic that does not exist: refused, with the line that creates it. */
+static void itopic_absent(struct mm2_pf_findings *f, const struct mm2_pf_itopic *t, long want_rf,
+                          long want_isr, const char *b, const char *res)
+{
+    char fix[MM2_PF_TEXT_LEN];
+    bool config = strcmp(t->which, "config") == 0;
+
+    (void)snprintf(fix, sizeof(fix),
+                   "kafka-topics.sh --bootstrap-server %s --create --topic %s --partitions %s "
+                   "--replication-factor %ld --config cleanup.policy=compact --config "
+                   "min.insync.replicas=%ld",
+                   b, t->name,
+                   config                            ? "1"
+                   : strcmp(t->which, "offset") == 0 ? "25"
+                                                     : "5",
+                   want_rf, want_isr); /* Connect's own defaults (DistributedConfig) */
+    mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
+               "Connect's %s topic %s ([connect] %s) does not exist on the target: create it "
+               "ahead of time, compacted, as the fix says (a worker that creates it itself "
+               "needs Create, and takes its own settings)",
+               t->which, t->name, t->ini_key);
+}
+
+/* An internal topic's min.insync.replicas: not read, below the INI's, or above its replication
+ * factor. */
+static void itopic_isr(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
+                       const struct mm2_pf_itopic *t, long want_isr, const char *b, const char *res)
+{
+    char fix[MM2_PF_TEXT_LEN];
+
+    if (t->min_isr < 0) {
+        mm2_pf_add(f, "internal-topic", MM2_PF_WARN, NULL, res, NULL,
+                   "not checked: min.insync.replicas of Connect's %s topic %s: %s ([%s]) may not "
+                   "DescribeConfigs it",
+                   t->which, t->name, who->principal, who->role);
+    } else if (t->min_isr < want_isr || t->min_isr > t->replication) {
+        long want = want_isr <= t->replication ? want_isr : t->replication;
+        (void)snprintf(fix, sizeof(fix),
+                       "kafka-configs.sh --bootstrap-server %s --alter --entity-type topics "
+                       "--entity-name %s --add-config min.insync.replicas=%ld",
+                       b, t->name, want);
+        if (t->min_isr > t->replication)
+            mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
+                       "Connect's %s topic %s has min.insync.replicas=%ld above its replication "
+                       "factor %d: every acks=all write to it fails",
+                       t->which, t->name, t->min_isr, (int)t->replication);
+        else
+            mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
+                       "Connect's %s topic %s has min.insync.replicas=%ld, below the %ld of "
+                       "[connect] internal.min.insync.replicas: a write acknowledged by fewer "
+                       "replicas can be lost",
+                       t->which, t->name, t->min_isr, want_isr);
+    }
+}
+
 void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
                            const struct mm2_pf_itopic *t, long want_rf, long want_isr)
 {
@@ -265,16 +320,7 @@ void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *w
     (void)snprintf(res, sizeof(res), "Topic:%s", t->name);
     shell_word(b, sizeof(b), who->bootstrap);
     if (t->seen == MM2_PF_SEEN_ABSENT) {
-        (void)snprintf(fix, sizeof(fix),
-                       "kafka-topics.sh --bootstrap-server %s --create --topic %s --partitions %s "
-                       "--replication-factor %ld --config cleanup.policy=compact --config "
-                       "min.insync.replicas=%ld",
-                       b, t->name, config ? "1" : "25", want_rf, want_isr);
-        mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
-                   "Connect's %s topic %s ([connect] %s) does not exist on the target: create it "
-                   "ahead of time, compacted, as the fix says (a worker that creates it itself "
-                   "needs Create, and takes its own settings)",
-                   t->which, t->name, t->ini_key);
+        itopic_absent(f, t, want_rf, want_isr, b, res);
         return;
     }
     if (t->seen != MM2_PF_SEEN_OPS) {
@@ -311,29 +357,7 @@ void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *w
                    "internal.replication.factor: a broker lost can lose what it holds",
                    t->which, t->name, (int)t->replication, want_rf);
     }
-    if (t->min_isr < 0) {
-        mm2_pf_add(f, "internal-topic", MM2_PF_WARN, NULL, res, NULL,
-                   "not checked: min.insync.replicas of Connect's %s topic %s: %s ([%s]) may not "
-                   "DescribeConfigs it",
-                   t->which, t->name, who->principal, who->role);
-    } else if (t->min_isr < want_isr || t->min_isr > t->replication) {
-        long want = want_isr <= t->replication ? want_isr : t->replication;
-        (void)snprintf(fix, sizeof(fix),
-                       "kafka-configs.sh --bootstrap-server %s --alter --entity-type topics "
-                       "--entity-name %s --add-config min.insync.replicas=%ld",
-                       b, t->name, want);
-        if (t->min_isr > t->replication)
-            mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
-                       "Connect's %s topic %s has min.insync.replicas=%ld above its replication "
-                       "factor %d: every acks=all write to it fails",
-                       t->which, t->name, t->min_isr, (int)t->replication);
-        else
-            mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
-                       "Connect's %s topic %s has min.insync.replicas=%ld, below the %ld of "
-                       "[connect] internal.min.insync.replicas: a write acknowledged by fewer "
-                       "replicas can be lost",
-                       t->which, t->name, t->min_isr, want_isr);
-    }
+    itopic_isr(f, who, t, want_isr, b, res);
     if (config && t->partitions != 1)
         mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res,
                    "kafka-topics.sh --create a new topic with --partitions 1 (compacted), point "
@@ -364,6 +388,20 @@ void mm2_pf_names_free(char **names, size_t n)
     for (size_t i = 0; names != NULL && i < n; i++)
         free(names[i]);
     free(names);
+}
+
+/* [s, e) into item with each "\\." made "." (a regex's literal dot); any other backslash is
+ * kept, so that the name check refuses it. item has room for e - s + 1 bytes. */
+static void unescape(char *item, const char *s, const char *e)
+{
+    size_t o = 0;
+
+    for (const char *p = s; p < e; p++) {
+        if (p[0] == '\\' && p + 1 < e && p[1] == '.')
+            p++;
+        item[o++] = *p;
+    }
+    item[o] = '\0';
 }
 
 enum mm2_status mm2_pf_topic_names(const cJSON *config, char ***out, size_t *n,
@@ -400,8 +438,7 @@ enum mm2_status mm2_pf_topic_names(const cJSON *config, char ***out, size_t *n,
                                  "commas",
                                  s == e ? "empty" : "longer than a topic name");
         }
-        memcpy(item, s, (size_t)(e - s));
-        item[e - s] = '\0';
+        unescape(item, s, e);
         if (!mm2_parse_topic_valid(item, why, sizeof(why))) {
             mm2_pf_names_free(names, count);
             return mm2_error_set(err, MM2_CONFIG,
@@ -468,7 +505,7 @@ static void isolation(struct mm2_pf_findings *f, const cJSON *config, const char
     }
 }
 
-static void topics(struct mm2_pf_findings *f, const cJSON *config)
+static void topic_list(struct mm2_pf_findings *f, const cJSON *config)
 {
     struct mm2_error err = {0};
     char **names = NULL;
@@ -526,7 +563,7 @@ void mm2_pf_connector(struct mm2_pf_findings *f, const cJSON *config, const char
                       const char *connect_version)
 {
     isolation(f, config, flink_isolation);
-    topics(f, config);
+    topic_list(f, config);
     refresh(f, config);
     offset_syncs(f, config, connect_version);
 }

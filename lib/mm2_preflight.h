@@ -186,10 +186,11 @@ void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *w
 void mm2_pf_connector(struct mm2_pf_findings *f, const cJSON *config, const char *flink_isolation,
                       const char *connect_version);
 
-/* The entries of the connector's topics, when every one is a topic name: the names, split at
- * commas and trimmed, into a malloc'd array of malloc'd strings (*out, *n; free with
- * mm2_pf_names_free). MM2_CONFIG when topics is absent, empty or holds a pattern (the reason in
- * err), MM2_UNEXPECTED when out of memory. */
+/* The entries of the connector's topics, when every one is a topic name (a "\\." in it, a
+ * regex's literal dot, read as "."; a plain '.' is a regex's any character, which the caller
+ * checks against the source's topics): the names, split at commas and trimmed, into a malloc'd
+ * array of malloc'd strings (*out, *n; free with mm2_pf_names_free). MM2_CONFIG when topics is
+ * absent, empty or holds a pattern (the reason in err), MM2_UNEXPECTED when out of memory. */
 enum mm2_status mm2_pf_topic_names(const cJSON *config, char ***out, size_t *n,
                                    struct mm2_error *err);
 void mm2_pf_names_free(char **names, size_t n);

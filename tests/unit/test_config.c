@@ -843,6 +843,10 @@ static void test_config_preflight_refusals(void **state)
     assert_one_problem(VALID "[source]\nprincipal = alice\n",
                        INI ": [source] principal must be TYPE:NAME as Kafka's ACLs name it "
                            "(User:alice), at most 255 characters, got \"alice\"");
+    assert_one_problem(VALID "[connect]\noffset.topic = flink-mm2-connect-status\n",
+                       INI ": [connect] config.topic, offset.topic and status.topic name "
+                           "\"flink-mm2-connect-status\" twice; Connect's three internal "
+                           "topics are three different topics");
     assert_one_problem(VALID "[connect]\nstatus.topic = a\nstatus.topic = b\n",
                        INI ": [connect] status.topic is given twice (or continued on an indented "
                            "line); give it once");

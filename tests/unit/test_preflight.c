@@ -426,6 +426,13 @@ static void test_pf_topics_explicit_list(void **state)
     assert_string_equal(names[2], "x");
     mm2_pf_names_free(names, n);
     cJSON_Delete(c);
+    /* A regex's literal dot is a name's dot. */
+    c = cJSON_Parse("{\"topics\": \"payments\\\\.v1\"}");
+    assert_int_equal(mm2_pf_topic_names(c, &names, &n, &err), MM2_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(names[0], "payments.v1");
+    mm2_pf_names_free(names, n);
+    cJSON_Delete(c);
     connector(&f, "{\"topics\": \"orders,payments\"}", NULL, "4.1.1");
     assert_string_equal(named(&f, "topics")->message,
                         "topics is an explicit list of 2 topic names");
@@ -441,6 +448,7 @@ static void test_pf_topics_patterns_are_refused(void **state)
         {"{\"topics\": \"orders.*\"}", "topics entry \"orders.*\" is a pattern"},
         {"{\"topics\": \"orders,[a-z]+\"}", "topics entry \"[a-z]+\" is a pattern"},
         {"{\"topics\": \"a|b\"}", "topics entry \"a|b\" is a pattern"},
+        {"{\"topics\": \"a\\\\d\"}", "topics entry \"a\\d\" is a pattern"},
         {"{}", "topics is not set: MirrorSourceConnector's default is \".*\""},
         {"{\"topics\": \"orders\", \"topics.regex\": \"orders.*\"}",
          "topics.regex is set: MirrorSourceConnector does not read it"},
