@@ -143,6 +143,7 @@ static bool group_ops_send(struct handle *h, const struct admin_args *a, rd_kafk
 static void group_ops_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
 {
     size_t cnt = 0, nops = 0;
+    const rd_kafka_AclOperation_t *ops;
     const rd_kafka_ConsumerGroupDescription_t **g = rd_kafka_DescribeConsumerGroups_result_groups(
         rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
 
@@ -169,9 +170,10 @@ static void group_ops_read(rd_kafka_event_t *ev, const struct admin_args *a, str
     }
     if (at->e != RD_KAFKA_RESP_ERR_NO_ERROR)
         return;
+    /* The count is set by the call: read it after, never as an argument beside it. */
+    ops = rd_kafka_ConsumerGroupDescription_authorized_operations(g[0], &nops);
     *a->described = (struct mm2_kafka_described){MM2_KAFKA_SEEN_OPS, 0, -1, -1};
-    ops_read(rd_kafka_ConsumerGroupDescription_authorized_operations(g[0], &nops), nops,
-             a->described);
+    ops_read(ops, nops, a->described);
 }
 
 static bool cluster_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
@@ -192,6 +194,7 @@ static bool cluster_send(struct handle *h, const struct admin_args *a, rd_kafka_
 static void cluster_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
 {
     size_t nops = 0;
+    const rd_kafka_AclOperation_t *ops;
     const rd_kafka_DescribeCluster_result_t *res = rd_kafka_event_DescribeCluster_result(ev);
 
     *at = (struct attempt){rd_kafka_event_error(ev), NULL, -1};
@@ -204,7 +207,8 @@ static void cluster_read(rd_kafka_event_t *ev, const struct admin_args *a, struc
         at->e = RD_KAFKA_RESP_ERR__BAD_MSG;
     if (at->e != RD_KAFKA_RESP_ERR_NO_ERROR)
         return;
-    ops_read(rd_kafka_DescribeCluster_result_authorized_operations(res, &nops), nops, a->described);
+    ops = rd_kafka_DescribeCluster_result_authorized_operations(res, &nops);
+    ops_read(ops, nops, a->described);
 }
 
 /* One topic's value of a->key: absent, denied, the value, or (the key not in the answer) not
