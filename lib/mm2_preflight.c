@@ -227,10 +227,16 @@ void mm2_pf_need(struct mm2_pf_findings *f, const struct mm2_pf_who *who, enum m
         }
         break;
     case MM2_PF_SEEN_DENIED:
-        if (implies_describe)
+        if (op == MM2_PF_OP_DESCRIBE)
             mm2_pf_add(f, "acl", missing, whom, res, fix,
-                       "%s ([%s]) may not %s %s: the broker would not even describe it (no "
-                       "Describe, which %s needs); %s needs it; grant it with the fix",
+                       "%s ([%s]) may not Describe %s: the broker would not describe it (an "
+                       "authorization error, whether it exists or not); %s needs it; grant it "
+                       "with the fix",
+                       who->principal, who->role, res, why);
+        else if (implies_describe)
+            mm2_pf_add(f, "acl", missing, whom, res, fix,
+                       "%s ([%s]) may not %s %s: the broker would not even describe it, and %s "
+                       "implies Describe; %s needs it; grant it with the fix",
                        who->principal, who->role, opn, res, opn, why);
         else
             mm2_pf_add(f, "acl", MM2_PF_WARN, whom, res, fix,

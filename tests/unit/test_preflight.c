@@ -169,8 +169,15 @@ static void test_pf_need_denied_refuses_what_implies_describe(void **state)
     mm2_pf_need(&f, &SRC, MM2_PF_TOPIC, "orders", &a, MM2_PF_OP_READ, MM2_PF_REFUSE, "Fetch");
     x = one(&f, MM2_PF_REFUSE);
     assert_non_null(strstr(x->message, "may not Read Topic:orders: the broker would not even "
-                                       "describe it"));
+                                       "describe it, and Read implies Describe"));
     assert_non_null(strstr(x->fix, "--operation Read --topic orders"));
+    mm2_pf_free(&f);
+    mm2_pf_need(&f, &SRC, MM2_PF_TOPIC, "orders", &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE, "Fetch");
+    x = one(&f, MM2_PF_REFUSE);
+    assert_non_null(strstr(x->message, "may not Describe Topic:orders: the broker would not "
+                                       "describe it (an authorization error, whether it exists "
+                                       "or not)"));
+    assert_non_null(strstr(x->fix, "--operation Describe --topic orders"));
     mm2_pf_free(&f);
     /* DescribeConfigs does not need Describe: not known, so not checked, never a pass. */
     mm2_pf_need(&f, &SRC, MM2_PF_TOPIC, "orders", &a, MM2_PF_OP_DESCRIBE_CONFIGS, MM2_PF_REFUSE,
