@@ -58,6 +58,11 @@
 #include "mm2_err.h"
 
 #define MM2_OFFSET_NONE (-1001)
+/* The group.id of every handle, never joined (assign() only). librdkafka still looks up its
+ * coordinator when a consumer starts (FindCoordinator), and a broker with an authorizer refuses
+ * that without Describe on this group: every read then fails with GROUP_AUTHORIZATION_FAILED
+ * (measured on Kafka 4.3.1 with StandardAuthorizer). */
+#define MM2_KAFKA_PRIVATE_GROUP "mm2kit-offsets-never-joined"
 #define MM2_KAFKA_CLUSTER_ID_MAX 64
 
 /* One librdkafka property as the INI file gave it (after ${env:VAR} expansion). Borrowed. */

@@ -70,10 +70,14 @@ struct lane {
     struct mm2_error err;
 };
 
-/* The range a message belongs to, or n when none of the lane's does. */
+/* The range a message belongs to, or n when none of the lane's does (an error about no
+ * partition, such as the consumer group's, has no topic). */
 static size_t range_of(const struct lane *l, const rd_kafka_message_t *msg)
 {
-    long i = mm2_kafka_handle_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition);
+    long i =
+        msg->rkt != NULL
+            ? mm2_kafka_handle_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition)
+            : -1;
 
     return i >= 0 ? (size_t)i : l->m->n;
 }
@@ -151,6 +155,13 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
     size_t i = range_of(l, msg);
     size_t cost;
 
+    /* An error of no partition (the consumer group's coordinator refused, ...) ends the read as
+     * mm2_kafka_read ends it: a partition's own errors below. */
+    if (msg->rkt == NULL && msg->err != RD_KAFKA_RESP_ERR_NO_ERROR &&
+        (!mm2_kafka_handle_retriable(msg->err) || mm2_kafka_handle_auth_error(msg->err)))
+        return mm2_kafka_handle_fail(m->k, err, mm2_kafka_handle_status_of(msg->err),
+                                     "read: %s: %s", rd_kafka_err2name(msg->err),
+                                     rd_kafka_err2str(msg->err));
     if (i == m->n || m->done[i])
         return MM2_OK; /* fetched before the pause took effect */
     if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {

@@ -252,6 +252,40 @@ static void test_read_many_spread_fails_with_the_failing_handle(void **state)
     f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
+#define API_FIND_COORDINATOR                                                                       \
+    10 /* the Kafka protocol's ApiKey (librdkafka's RD_KAFKAP_ is internal) */
+
+/* A broker that refuses the consumer's group (FindCoordinator: GROUP_AUTHORIZATION_FAILED, what
+ * a principal without Describe on MM2_KAFKA_PRIVATE_GROUP gets) sends an error of no partition:
+ * the read ends naming it, never reads a topic out of it (it has none). */
+static void test_read_many_ends_at_an_error_of_no_partition(void **state)
+{
+    struct fixture *f = *state;
+    struct mm2_read_range r[2] = {{"t", 2, 0, 4}, {"t", 3, 0, 6}};
+    struct mm2_record_list out[2];
+    bool cut[2];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
+    struct mm2_kafka *k = NULL;
+    struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f->m.mc)}};
+    rd_kafka_resp_err_t e[64];
+
+    for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+        e[i] = RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED;
+    rd_kafka_mock_push_request_errors_array(f->m.mc, API_FIND_COORDINATOR, sizeof(e) / sizeof(e[0]),
+                                            e);
+    assert_int_equal(mm2_kafka_new("source", props, 1, &k, &err), MM2_OK);
+    mm2_deadline_start(&dl, 20000);
+    assert_int_equal(mm2_kafka_read_many(k, r, 2, false, &caps, &dl, out, cut, NULL, &err),
+                     MM2_UNEXPECTED);
+    assert_non_null(strstr(err.msg, "read: GROUP_AUTHORIZATION_FAILED"));
+    for (int i = 0; i < 2; i++)
+        mm2_record_list_free(&out[i]);
+    mm2_kafka_free(k);
+    rd_kafka_mock_clear_request_errors(f->m.mc, API_FIND_COORDINATOR);
+}
+
 /* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
  * the next read of the same client that assigns one lifts its pause, a single read included. */
 static void test_a_later_read_lifts_the_pause(void **state)
@@ -362,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_read_many_spreads_the_ranges_over_handles),
         cmocka_unit_test(test_read_many_readers_released_and_made_again),
         cmocka_unit_test(test_read_many_spread_fails_with_the_failing_handle),
+        cmocka_unit_test(test_read_many_ends_at_an_error_of_no_partition),
         cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
         cmocka_unit_test(test_compacted_request_is_sent_and_waited_for),
