@@ -3,9 +3,11 @@
  * preflight.h). Read-only: only describe and list requests are sent, and GET /. */
 #include "preflight.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bind.h"
 #include "clients.h"
@@ -29,21 +31,21 @@ static const struct mm2_exit_note exit_notes[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "Usage: " PROG " preflight --config FILE [--report FILE]\n"
-            "Checks, before Flink is stopped and again just before export, what the cutover\n"
-            "needs, each with the INI's own credentials: the permissions Kafka says each\n"
-            "principal has (KIP-430) on the topics, the Flink group and the cluster;\n"
-            "Connect's internal topics; the connector against the Flink job (isolation level,\n"
-            "topics an explicit list, refresh.topics.enabled, the offset-syncs topic of\n"
-            "Connect 3.6 to 3.8). Each finding is pass, warn or refuse, with the command that\n"
-            "fixes it (kafka-acls.sh, kafka-configs.sh); what cannot be asked is \"not\n"
-            "checked\", never a pass. Changes nothing anywhere. Prints the findings on\n"
-            "stderr and the report (JSON) on stdout.\n"
-            "\n"
-            "Options:\n"
-            "  -c, --config FILE  the migration INI file\n"
-            "  -r, --report FILE  also write the report there\n");
+    fprintf(out, "Usage: " PROG " preflight --config FILE [--report FILE]\n"
+                 "Checks, before Flink is stopped and again just before export, what the cutover\n"
+                 "needs, each with the INI's own credentials: the permissions Kafka says each\n"
+                 "principal has (KIP-430) on the topics, the Flink group and the cluster;\n"
+                 "Connect's internal topics; how long each partition's C stays in the source's\n"
+                 "log, against [flink] retention.margin.seconds; the connector against the Flink\n"
+                 "job (isolation level, topics an explicit list, refresh.topics.enabled, the\n"
+                 "offset-syncs topic of Connect 3.6 to 3.8). Each finding is pass, warn or\n"
+                 "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
+                 "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
+                 "Prints the findings on stderr and the report (JSON) on stdout.\n"
+                 "\n"
+                 "Options:\n"
+                 "  -c, --config FILE  the migration INI file\n"
+                 "  -r, --report FILE  also write the report there\n");
     job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
@@ -58,6 +60,9 @@ struct pf {
      * listing did not show it. */
     struct mm2_xtopic *topics;
     size_t ntopics, cap;
+    /* [source] may read the group's offsets and every topic's records and configs (no refusal,
+     * nothing not checked): the retention headroom can be read. */
+    bool readable;
 };
 
 static void pf_free(struct pf *x)
@@ -253,6 +258,29 @@ static struct mm2_pf_auth auth_of(const struct mm2_kafka_described *d)
     return (struct mm2_pf_auth){known ? seen[d->seen] : MM2_PF_SEEN_UNANSWERED, d->ops};
 }
 
+/* Describe on mm2-offsets' own never-joined group (MM2_KAFKA_PRIVATE_GROUP): without it every
+ * read of records fails (the consumer's FindCoordinator). */
+static enum mm2_status own_group(struct pf *x, struct mm2_kafka *k, const struct mm2_pf_who *w,
+                                 bool *readable, struct mm2_error *err)
+{
+    struct mm2_kafka_described g;
+    struct mm2_deadline dl;
+    enum mm2_status st;
+
+    job_kafka_deadline(x->j, &dl);
+    st = mm2_kafka_describe_group(k, MM2_KAFKA_PRIVATE_GROUP, &g, &dl, err);
+    if (st == MM2_OK) {
+        struct mm2_pf_auth a = auth_of(&g);
+        mm2_pf_need(&x->f, w, MM2_PF_GROUP, MM2_KAFKA_PRIVATE_GROUP, &a, MM2_PF_OP_DESCRIBE,
+                    MM2_PF_REFUSE,
+                    "FindCoordinator of mm2-offsets' own consumers (their group.id, never "
+                    "joined), before every read of records");
+        if (a.seen != MM2_PF_SEEN_OPS || !mm2_pf_allows(a.ops, MM2_PF_OP_DESCRIBE))
+            *readable = false;
+    }
+    return st;
+}
+
 /* The source, with [source]'s credentials: every replicated topic, and the Flink group. */
 static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
 {
@@ -282,7 +310,14 @@ static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
                     "createNewTopics");
         if (d[i].seen == MM2_KAFKA_SEEN_OPS && x->topics[i].partitions < 0)
             x->topics[i].partitions = d[i].partitions; /* not listed: the listing omits it */
+        if (d[i].seen == MM2_KAFKA_SEEN_ABSENT)
+            x->topics[i].partitions = 0; /* nothing to read */
+        else if (!mm2_pf_allows(a.ops, MM2_PF_OP_READ) ||
+                 !mm2_pf_allows(a.ops, MM2_PF_OP_DESCRIBE_CONFIGS) || a.seen != MM2_PF_SEEN_OPS)
+            x->readable = false;
     }
+    if (st == MM2_OK)
+        st = own_group(x, j->source, &w, &x->readable, err);
     job_kafka_deadline(j, &dl);
     if (st == MM2_OK)
         st = mm2_kafka_describe_group(j->source, j->cfg.group, &g, &dl, err);
@@ -292,6 +327,8 @@ static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
                     "FindCoordinator and OffsetFetch of export's committed offsets");
         mm2_pf_need(&x->f, &w, MM2_PF_GROUP, j->cfg.group, &a, MM2_PF_OP_READ, MM2_PF_WARN,
                     "OffsetCommit of rollback-plan --commit, and nothing else");
+        if (a.seen != MM2_PF_SEEN_OPS || !mm2_pf_allows(a.ops, MM2_PF_OP_DESCRIBE))
+            x->readable = false;
     }
     free(names);
     free(d);
@@ -338,7 +375,7 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
     struct mm2_kafka_described *d = calloc(x->ntopics + 1, sizeof(*d)), c;
     struct mm2_deadline dl;
     enum mm2_status st = MM2_OK;
-    bool create = false;
+    bool create = false, target_reads = true;
 
     if (names == NULL || d == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
@@ -355,6 +392,8 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
                     "Fetch of the target's records in export's boundary read and in check");
         create |= target_layout(x, &w, &x->topics[i], &d[i]);
     }
+    if (st == MM2_OK)
+        st = own_group(x, j->target, &w, &target_reads, err);
     job_kafka_deadline(j, &dl);
     if (st == MM2_OK && create)
         st = mm2_kafka_describe_cluster(j->target, &c, &dl, err);
@@ -415,6 +454,186 @@ static enum mm2_status internal_topics(struct pf *x, struct mm2_error *err)
         mm2_pf_internal_topic(&x->f, &w, &t, c->internal_rf, c->internal_isr);
     }
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[target] Connect's internal topics");
+}
+
+/* ---- retention headroom on the source ----------------------------------------------------- */
+
+/* The source partitions to judge (those of the topics that exist), in topic order. */
+static struct mm2_tp *source_partitions(const struct pf *x, size_t *n)
+{
+    size_t np = 0, k = 0;
+    struct mm2_tp *tps;
+
+    for (size_t i = 0; i < x->ntopics; i++)
+        np += x->topics[i].partitions > 0 ? (size_t)x->topics[i].partitions : 0;
+    tps = calloc(np + 1, sizeof(*tps));
+    for (size_t i = 0; tps != NULL && i < x->ntopics; i++)
+        for (int32_t p = 0; p < x->topics[i].partitions; p++)
+            tps[k++] = (struct mm2_tp){x->topics[i].name, p};
+    *n = np;
+    return tps;
+}
+
+/* What limits each topic's log by time: retention.ms, or -1 (unlimited) when it is -1 or its
+ * cleanup.policy has no "delete"; a warning per topic whose retention.bytes is set (its size is
+ * not asked: librdkafka 2.8 has no DescribeLogDirs). */
+static enum mm2_status retention_of(struct pf *x, const char **names, size_t n, long long *ms,
+                                    struct mm2_error *err)
+{
+    struct mm2_kafka_config_value *v = calloc(3 * n + 1, sizeof(*v));
+    static const char *const keys[3] = {"retention.ms", "cleanup.policy", "retention.bytes"};
+    struct mm2_deadline dl;
+    enum mm2_status st = v == NULL ? mm2_error_set(err, MM2_UNEXPECTED, "out of memory") : MM2_OK;
+
+    for (int k = 0; st == MM2_OK && k < 3; k++) {
+        job_kafka_deadline(x->j, &dl);
+        st = mm2_kafka_describe_config(x->j->source, names, n, keys[k], v + k * n, &dl, err);
+    }
+    for (size_t i = 0; st == MM2_OK && i < n; i++) {
+        char *end = NULL;
+        ms[i] = strtoll(v[i].value, &end, 10);
+        if (v[i].seen != MM2_KAFKA_SEEN_OPS || end == v[i].value || *end != '\0')
+            st = mm2_error_set(err, MM2_UNEXPECTED, "topic %.200s: no retention.ms in the answer",
+                               names[i]);
+        else if (v[n + i].seen == MM2_KAFKA_SEEN_OPS && strstr(v[n + i].value, "delete") == NULL)
+            ms[i] = -1; /* compacted only: no time limit */
+        if (st == MM2_OK && v[2 * n + i].seen == MM2_KAFKA_SEEN_OPS &&
+            strcmp(v[2 * n + i].value, "-1") != 0)
+            mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
+                       "not checked: %s has retention.bytes=%s, which needs the partitions' "
+                       "sizes (librdkafka 2.8 has no DescribeLogDirs); export's two reads give "
+                       "the produce rate to estimate it",
+                       names[i], v[2 * n + i].value);
+    }
+    free(v);
+    return st;
+}
+
+/* The first record at or after each partition's C, read in one pass (at most 8 offsets past
+ * C: transaction markers and compacted offsets have no record). */
+static enum mm2_status records_at_c(struct pf *x, const struct mm2_tp *tps, size_t n,
+                                    const int64_t *c, const int64_t *start, const int64_t *end,
+                                    struct mm2_record_list *out, struct mm2_error *err)
+{
+    struct mm2_read_range *r = calloc(n + 1, sizeof(*r));
+    size_t *of = calloc(n + 1, sizeof(*of)), m = 0;
+    struct mm2_record_list *got = calloc(n + 1, sizeof(*got));
+    bool *cut = calloc(n + 1, sizeof(*cut));
+    const struct mm2_read_caps caps = {64 * 1024, SIZE_MAX};
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (r == NULL || of == NULL || got == NULL || cut == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < n; i++)
+        if (c[i] >= 0 && c[i] >= start[i] && c[i] < end[i]) {
+            r[m] = (struct mm2_read_range){tps[i].topic, tps[i].partition, c[i],
+                                           end[i] - c[i] > 8 ? c[i] + 8 : end[i]};
+            of[m++] = i;
+        }
+    job_kafka_deadline(x->j, &dl);
+    if (st == MM2_OK && m > 0)
+        st = mm2_kafka_read_many(x->j->source, r, m, false, &caps, &dl, got, cut, NULL, err);
+    for (size_t q = 0; q < m; q++) {
+        out[of[q]] = got[q];
+        got[q] = (struct mm2_record_list){NULL, 0};
+    }
+    for (size_t q = 0; got != NULL && q < m; q++)
+        mm2_record_list_free(&got[q]);
+    free(r);
+    free(of);
+    free(got);
+    free(cut);
+    return st;
+}
+
+/* Per partition, how long until C falls below the log start, against [flink]
+ * retention.margin.seconds; one pass per topic with its least headroom. */
+static void judge_headroom(struct pf *x, const struct mm2_tp *tps, size_t n, const int64_t *c,
+                           const int64_t *start, const int64_t *end,
+                           const struct mm2_record_list *rec, const char **names,
+                           const long long *ms)
+{
+    const struct mm2_pf_who w = {"source", "", bootstrap(x->j->cfg.source, x->j->cfg.nsource)};
+    int64_t now = (int64_t)time(NULL) * 1000;
+
+    for (size_t t = 0, i = 0; names[t] != NULL; t++) {
+        long long least = LLONG_MAX;
+        bool ok = true;
+        for (; i < n && strcmp(tps[i].topic, names[t]) == 0; i++) {
+            struct mm2_pf_headroom h = {tps[i].topic,
+                                        tps[i].partition,
+                                        c[i],
+                                        start[i],
+                                        end[i],
+                                        rec[i].n > 0 && rec[i].v[0].timestamp >= 0,
+                                        rec[i].n > 0 ? rec[i].v[0].timestamp : 0,
+                                        ms[t]};
+            long long left = mm2_pf_headroom(&x->f, &w, &h, now, x->j->cfg.retention_margin_ms);
+            ok = ok && left >= 0;
+            least = left >= 0 && left < least ? left : least;
+        }
+        if (ok && least == LLONG_MAX)
+            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
+                       "%s: no time limit on C (retention.ms=-1, compacted only, or nothing at "
+                       "C yet)",
+                       names[t]);
+        else if (ok)
+            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
+                       "%s: C stays in the log at least %lld s more in every partition, above the "
+                       "margin of %ld s",
+                       names[t], least / 1000, x->j->cfg.retention_margin_ms / 1000);
+    }
+}
+
+/* The retention headroom of every replicated source partition, read with [source]'s credentials
+ * when they may (source_acls said so): C, the log's bounds, the record at C, retention.ms. */
+static enum mm2_status headroom(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    size_t n = 0, nt = 0;
+    struct mm2_tp *tps = source_partitions(x, &n);
+    const char **names = calloc(x->ntopics + 1, sizeof(*names));
+    long long *ms = calloc(x->ntopics + 1, sizeof(*ms));
+    int64_t *c = calloc(n + 1, sizeof(*c)), *start = calloc(n + 1, sizeof(*start)),
+            *end = calloc(n + 1, sizeof(*end));
+    struct mm2_record_list *rec = calloc(n + 1, sizeof(*rec));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (tps == NULL || names == NULL || ms == NULL || c == NULL || start == NULL || end == NULL ||
+        rec == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
+        if (x->topics[i].partitions > 0)
+            names[nt++] = x->topics[i].name;
+    if (st == MM2_OK && !x->readable)
+        mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
+                   "not checked: the retention headroom needs [source] to read the group's "
+                   "offsets, the topics and their configs (see the findings above)");
+    else if (st == MM2_OK && n > 0) {
+        st = retention_of(x, names, nt, ms, err);
+        job_kafka_deadline(j, &dl);
+        if (st == MM2_OK)
+            st = mm2_kafka_committed(j->source, j->cfg.group, tps, n, c, &dl, err);
+        job_kafka_deadline(j, &dl);
+        if (st == MM2_OK)
+            st = mm2_kafka_log_offsets(j->source, tps, n, start, end, NULL, &dl, err);
+        if (st == MM2_OK)
+            st = records_at_c(x, tps, n, c, start, end, rec, err);
+        if (st == MM2_OK)
+            judge_headroom(x, tps, n, c, start, end, rec, names, ms);
+    }
+    for (size_t i = 0; rec != NULL && i < n; i++)
+        mm2_record_list_free(&rec[i]);
+    free(tps);
+    free(names);
+    free(ms);
+    free(c);
+    free(start);
+    free(end);
+    free(rec);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source] retention headroom");
 }
 
 /* Each finding on stderr: refusals as errors, warnings as warnings, passes as progress. */
@@ -482,7 +701,8 @@ static int run(struct pf *x, const char *path)
         return rc;
     mm2_pf_connector(&x->f, j->conn.config, j->cfg.flink_isolation, x->info.version);
     if (topic_set(x, &err) != MM2_OK || source_acls(x, &err) != MM2_OK ||
-        target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK)
+        target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK ||
+        headroom(x, &err) != MM2_OK)
         return job_fail(j, &err);
     say(x);
     if (report(x, path, &err) != MM2_OK)
@@ -502,7 +722,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
         {"config", 'c', JOB_OPT_STRING, &config},
         {"report", 'r', JOB_OPT_STRING, &path},
     };
-    struct pf x = {.j = j};
+    struct pf x = {.j = j, .readable = true};
     bool done;
     int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
 

@@ -40,7 +40,7 @@ struct parse_state {
     const char *file; /* for messages */
     bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
         seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[NTAIL_KEYS],
-        seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation;
+        seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation, seen_margin;
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -472,6 +472,9 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
     } else if (strcmp(key, "topic.mapping") == 0) {
         if (once(st, &st->seen_mapping, "flink", key))
             parse_mapping(st, value);
+    } else if (strcmp(key, "retention.margin.seconds") == 0) {
+        if (once(st, &st->seen_margin, "flink", key))
+            seconds(st, "flink", key, value, 1000, 366 * 86400 * 1000L, &c->retention_margin_ms);
     } else if (strcmp(key, "isolation.level") == 0) {
         if (set_string(st, &st->seen_isolation, "flink", key, value, &c->flink_isolation) &&
             strcmp(value, "read_committed") != 0 && strcmp(value, "read_uncommitted") != 0)
@@ -488,7 +491,8 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
             at += (size_t)snprintf(tails + at, sizeof(tails) - at, ", %s", tail_keys[i].key);
         mm2_problems_add(st->p,
                          "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
-                         "job.id, checkpoint.interval.seconds, topic.mapping, isolation.level%s",
+                         "job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, "
+                         "retention.margin.seconds%s",
                          st->file, key, tails);
     }
 }
@@ -624,8 +628,7 @@ static const char *prop_value(const struct mm2_kv *props, size_t n, const char *
     return NULL;
 }
 
-/* What the INI left out that has a default: the internal topics' names (those of
- * k8s/base/configmap.yaml), the sections' principals (User:<sasl.username>). */
+/* Defaults: the internal topics' names (k8s/base/configmap.yaml's), User:<sasl.username>. */
 static void defaults(struct parse_state *st)
 {
     static const char *const names[] = {"flink-mm2-connect-configs", "flink-mm2-connect-offsets",
@@ -687,6 +690,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->tail_partitions = 10000;
     out->internal_rf = 3;
     out->internal_isr = 2;
+    out->retention_margin_ms = 86400 * 1000L;
     out->path = strdup(path);
     check_lines(text, path, p);
     if (p->n > 0)

@@ -21,7 +21,9 @@
  *                one read takes, 1 to 100000), headers.preserved and timestamps.preserved
  *                (false; true when the Flink job copied them unchanged, so they are compared);
  *                isolation.level (read_committed or read_uncommitted: what the Flink job's
- *                source read with; preflight compares the connector's with it)
+ *                source read with; preflight compares the connector's with it);
+ *                retention.margin.seconds (86400; 1 to 366 days): how long C must stay above
+ *                the source's log start (the cutover window plus the approval wait)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *
  * Contract:
@@ -77,9 +79,10 @@ struct mm2_config {
     long request_timeout_ms;
     long retry_budget_ms;
     char *config_topic, *offset_topic, *status_topic; /* [connect] config.topic, ... (defaults) */
-    long internal_rf;      /* [connect] internal.replication.factor (3) */
-    long internal_isr;     /* [connect] internal.min.insync.replicas (2) */
-    char *flink_isolation; /* [flink] isolation.level; NULL when not given */
+    long internal_rf;         /* [connect] internal.replication.factor (3) */
+    long internal_isr;        /* [connect] internal.min.insync.replicas (2) */
+    char *flink_isolation;    /* [flink] isolation.level; NULL when not given */
+    long retention_margin_ms; /* [flink] retention.margin.seconds (86400) */
     char *group;
     char *flink_rest_url;          /* NULL when not given */
     char *flink_job_id;            /* NULL when not given */

@@ -31,6 +31,7 @@
 #define MM2_PREFLIGHT_H
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -166,6 +167,33 @@ struct mm2_pf_itopic {
  * bootstrap names the cluster in the kafka-topics.sh and kafka-configs.sh lines. */
 void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
                            const struct mm2_pf_itopic *t, long want_rf, long want_isr);
+
+/* ---- retention headroom on the source ------------------------------------------------------- */
+
+/* One source partition as read for its headroom: the Flink group's committed offset C (< 0:
+ * none), the log's start and end, the timestamp of the first record at or after C (has_ts false
+ * when none was found), and the topic's retention.ms (-1: unlimited; a topic whose
+ * cleanup.policy has no "delete" is unlimited too, the caller says so). */
+struct mm2_pf_headroom {
+    const char *topic;
+    int32_t partition;
+    int64_t c, log_start, log_end;
+    bool has_ts;
+    int64_t ts_ms;
+    long long retention_ms;
+};
+
+/* Whether C stays above the log start for margin_ms from now_ms ([flink]
+ * retention.margin.seconds): Kafka deletes a segment once its newest record is older than
+ * retention.ms, so the record at C goes at ts + retention.ms at the earliest. Adds a finding
+ * "retention" only when it is not a pass: refused when C is below the log start already or the
+ * headroom is below the margin (with the kafka-configs.sh line raising retention.ms to the age
+ * of the record at C plus the margin and an hour, on who's bootstrap servers), a warning "not
+ * checked" when there is no C or no record at or after it was found. Returns the headroom in
+ * ms: LLONG_MAX when unlimited (or nothing at C yet: the next record is new), -1 when not a
+ * pass. */
+long long mm2_pf_headroom(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
+                          const struct mm2_pf_headroom *h, int64_t now_ms, long margin_ms);
 
 /* ---- the connector against Flink ------------------------------------------------------------ */
 

@@ -257,7 +257,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
-$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
+$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
 @test "any librdkafka property is accepted in [source] and [target]" {
@@ -462,7 +462,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   ini_add flink "${keys[@]}"
   run -3 offsets verify --config "$INI" --plan p.json
   assert_equal "${#lines[@]}" 33
-  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved"
+  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved"
   assert_line --index 32 "$E verify: error: ... and 8 more problems"
 }
 @test "a relative [connector] file is taken from the INI file's directory" {

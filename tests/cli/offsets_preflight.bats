@@ -11,7 +11,7 @@ load offsets_helpers
   run -0 --separate-stderr offsets preflight --help
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets preflight --config FILE [--report FILE]"
-  assert_line "checked\", never a pass. Changes nothing anywhere. Prints the findings on"
+  assert_line "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere."
   assert_line --regexp '^  -r, --report FILE +also write the report there$'
   assert_line "Exit codes: 0 success (nothing refused; warnings may remain), 1 check failed (a"
   assert_line "finding refuses the cutover), 2 usage error, 3 invalid configuration (the INI"
@@ -30,6 +30,11 @@ $(try preflight)"
   ini_add flink "isolation.level = serializable"
   run -3 offsets preflight --config "$INI"
   assert_output "$E preflight: error: $INI: [flink] isolation.level must be read_committed or read_uncommitted (what the Flink job's Kafka source read with), got \"serializable\""
+}
+@test "preflight: a bad [flink] retention.margin.seconds exits 3 naming its range" {
+  ini_add flink "retention.margin.seconds = 0"
+  run -3 offsets preflight --config "$INI"
+  assert_output "$E preflight: error: $INI: [flink] retention.margin.seconds must be seconds from 1.000 to 31622400 (up to 3 decimals), got \"0\""
 }
 @test "preflight: the internal topics' keys are checked, every problem at once" {
   ini_add connect "config.topic = connect configs" "internal.replication.factor = 0" \

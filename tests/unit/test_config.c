@@ -775,8 +775,9 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
                            "job.id, checkpoint.interval.seconds, topic.mapping, "
-                           "isolation.level, tail.records, tail.window, tail.bytes, "
-                           "tail.partitions, headers.preserved, timestamps.preserved");
+                           "isolation.level, retention.margin.seconds, tail.records, "
+                           "tail.window, tail.bytes, tail.partitions, headers.preserved, "
+                           "timestamps.preserved");
     assert_one_problem(VALID "[connector]\npath = c.json\n",
                        INI ": [connector] has no key \"path\"; the key is file");
 }
@@ -794,6 +795,7 @@ static void test_config_preflight_defaults(void **state)
     assert_string_equal(c.status_topic, "flink-mm2-connect-status");
     assert_int_equal(c.internal_rf, 3);
     assert_int_equal(c.internal_isr, 2);
+    assert_int_equal(c.retention_margin_ms, 86400000);
     assert_null(c.flink_isolation);
     assert_null(c.source_principal); /* no sasl.username: unknown */
     assert_null(c.target_principal);
@@ -810,7 +812,7 @@ static void test_config_preflight_keys(void **state)
                  "principal = User:CN=mm2,O=example\n" CONNECT "config.topic = c1\n"
                  "offset.topic = o1\nstatus.topic = s1\ninternal.replication.factor = 1\n"
                  "internal.min.insync.replicas = 1\n" FLINK
-                 "isolation.level = read_committed\n" CONNECTOR,
+                 "isolation.level = read_committed\nretention.margin.seconds = 7200\n" CONNECTOR,
                  &c);
     assert_string_equal(c.source_principal, "User:mm2-src");          /* from sasl.username */
     assert_string_equal(c.target_principal, "User:CN=mm2,O=example"); /* stated wins */
@@ -821,6 +823,7 @@ static void test_config_preflight_keys(void **state)
     assert_int_equal(c.internal_rf, 1);
     assert_int_equal(c.internal_isr, 1);
     assert_string_equal(c.flink_isolation, "read_committed");
+    assert_int_equal(c.retention_margin_ms, 7200000);
     mm2_config_free(&c);
 }
 

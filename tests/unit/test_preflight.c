@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,6 +357,85 @@ static void test_pf_internal_topic_not_described_is_not_checked(void **state)
     mm2_pf_free(&f);
 }
 
+/* ---- retention headroom --------------------------------------------------------------------- */
+
+#define NOW 1800000000000LL
+#define H (3600LL * 1000)
+
+static struct mm2_pf_headroom part(int64_t c, int64_t ts, long long retention)
+{
+    return (struct mm2_pf_headroom){"orders", 3, c, 100, 500, true, ts, retention};
+}
+
+static void test_pf_headroom_above_the_margin_is_a_quiet_pass(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    struct mm2_pf_headroom h = part(120, NOW - 10 * H, 7 * 24 * H);
+
+    (void)state;
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), 7 * 24 * H - 10 * H);
+    assert_int_equal(f.n, 0);
+    /* Unlimited retention, and nothing at C yet: all the time in the world. */
+    h.retention_ms = -1;
+    assert_true(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H) == LLONG_MAX);
+    h = part(500, 0, 7 * 24 * H);
+    h.has_ts = false;
+    assert_true(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H) == LLONG_MAX);
+    assert_int_equal(f.n, 0);
+}
+
+static void test_pf_headroom_below_the_margin_is_refused_with_the_line(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    /* A week's retention, the record at C six and a half days old: 12 h left, 24 h wanted. */
+    struct mm2_pf_headroom h = part(120, NOW - 156 * H, 7 * 24 * H);
+    const struct mm2_pf_finding *x;
+
+    (void)state;
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), -1);
+    x = one(&f, MM2_PF_REFUSE);
+    assert_string_equal(x->name, "retention");
+    assert_string_equal(x->resource, "Topic:orders");
+    assert_non_null(strstr(x->message, "orders-3: the record at C=120 (timestamp 1799438400000) "
+                                       "can leave the log in 43200 s (retention.ms=604800000), "
+                                       "less than the margin of 86400 s"));
+    /* 156 h old + 24 h + 1 h = 181 h. */
+    assert_string_equal(x->fix, "kafka-configs.sh --bootstrap-server src-1:9092,src-2:9092 "
+                                "--alter --entity-type topics --entity-name orders --add-config "
+                                "retention.ms=651600000");
+    mm2_pf_free(&f);
+    /* Past its retention already. */
+    h = part(120, NOW - 200 * H, 7 * 24 * H);
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), -1);
+    x = one(&f, MM2_PF_REFUSE);
+    assert_non_null(strstr(x->message, "is older than retention.ms=604800000 already: its "
+                                       "segment can be deleted at any moment"));
+    assert_non_null(strstr(x->fix, "--add-config retention.ms=810000000")); /* 200+24+1 h */
+    mm2_pf_free(&f);
+}
+
+static void test_pf_headroom_expired_or_unknown(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    struct mm2_pf_headroom h = part(40, NOW, 7 * 24 * H);
+
+    (void)state;
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_REFUSE)->message,
+                           "orders-3: committed offset C=40 is below the log start 100 already"));
+    mm2_pf_free(&f);
+    h = part(-1001, NOW, 7 * 24 * H);
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), -1);
+    assert_non_null(
+        strstr(one(&f, MM2_PF_WARN)->message, "not checked: orders-3 has no committed"));
+    mm2_pf_free(&f);
+    h = part(120, NOW, 7 * 24 * H);
+    h.has_ts = false;
+    assert_int_equal(mm2_pf_headroom(&f, &SRC, &h, NOW, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_WARN)->message, "no record found at or after C=120"));
+    mm2_pf_free(&f);
+}
+
 /* ---- the connector against Flink ------------------------------------------------------------ */
 
 /* The findings named name among f's. */
@@ -580,6 +660,9 @@ int main(void)
         cmocka_unit_test(test_pf_internal_topic_durability),
         cmocka_unit_test(test_pf_internal_topic_config_has_one_partition),
         cmocka_unit_test(test_pf_internal_topic_not_described_is_not_checked),
+        cmocka_unit_test(test_pf_headroom_above_the_margin_is_a_quiet_pass),
+        cmocka_unit_test(test_pf_headroom_below_the_margin_is_refused_with_the_line),
+        cmocka_unit_test(test_pf_headroom_expired_or_unknown),
         cmocka_unit_test(test_pf_isolation),
         cmocka_unit_test(test_pf_topics_explicit_list),
         cmocka_unit_test(test_pf_topics_patterns_are_refused),
