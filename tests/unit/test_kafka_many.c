@@ -252,38 +252,55 @@ static void test_read_many_spread_fails_with_the_failing_handle(void **state)
     f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
-#define API_FIND_COORDINATOR                                                                       \
-    10 /* the Kafka protocol's ApiKey (librdkafka's RD_KAFKAP_ is internal) */
+/* The Kafka protocol's ApiKeys (librdkafka's RD_KAFKAP_ names are internal). */
+#define API_FETCH 1
+#define API_FIND_COORDINATOR 10
 
 /* A broker that refuses the consumer's group (FindCoordinator: GROUP_AUTHORIZATION_FAILED, what
  * a principal without Describe on MM2_KAFKA_PRIVATE_GROUP gets) sends an error of no partition:
- * the read ends naming it, never reads a topic out of it (it has none). */
+ * the read ends naming it, never reads a topic out of it (it has none). A cluster of its own,
+ * whose Fetch answers are held back 3 s, so that the error comes before any record. */
 static void test_read_many_ends_at_an_error_of_no_partition(void **state)
 {
-    struct fixture *f = *state;
-    struct mm2_read_range r[2] = {{"t", 2, 0, 4}, {"t", 3, 0, 6}};
-    struct mm2_record_list out[2];
-    bool cut[2];
+    struct mock_kafka m;
+    struct mm2_read_range r[1] = {{"g", 0, 0, 3}};
+    struct mm2_record_list out[1];
+    bool cut[1];
     struct mm2_deadline dl;
     struct mm2_error err = {0};
     struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
     struct mm2_kafka *k = NULL;
-    struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(f->m.mc)}};
     rd_kafka_resp_err_t e[64];
 
+    (void)state;
+    memset(&m, 0, sizeof(m));
+    mock_kafka_up(&m);
+    mock_kafka_topic(&m, "g", 1);
+    for (int o = 0; o < 3; o++)
+        assert_int_equal(rd_kafka_producev(m.writer, RD_KAFKA_V_TOPIC("g"), RD_KAFKA_V_PARTITION(0),
+                                           RD_KAFKA_V_VALUE("v", 1),
+                                           RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                           RD_KAFKA_V_END),
+                         0);
+    assert_int_equal(rd_kafka_flush(m.writer, 30000), 0);
     for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
         e[i] = RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED;
-    rd_kafka_mock_push_request_errors_array(f->m.mc, API_FIND_COORDINATOR, sizeof(e) / sizeof(e[0]),
+    rd_kafka_mock_push_request_errors_array(m.mc, API_FIND_COORDINATOR, sizeof(e) / sizeof(e[0]),
                                             e);
-    assert_int_equal(mm2_kafka_new("source", props, 1, &k, &err), MM2_OK);
+    rd_kafka_mock_broker_push_request_error_rtts(
+        m.mc, 1, API_FETCH, 4, RD_KAFKA_RESP_ERR_NO_ERROR, 3000, RD_KAFKA_RESP_ERR_NO_ERROR, 3000,
+        RD_KAFKA_RESP_ERR_NO_ERROR, 3000, RD_KAFKA_RESP_ERR_NO_ERROR, 3000);
+    {
+        struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(m.mc)}};
+        assert_int_equal(mm2_kafka_new("source", props, 1, &k, &err), MM2_OK);
+    }
     mm2_deadline_start(&dl, 20000);
-    assert_int_equal(mm2_kafka_read_many(k, r, 2, false, &caps, &dl, out, cut, NULL, &err),
+    assert_int_equal(mm2_kafka_read_many(k, r, 1, false, &caps, &dl, out, cut, NULL, &err),
                      MM2_UNEXPECTED);
     assert_non_null(strstr(err.msg, "read: GROUP_AUTHORIZATION_FAILED"));
-    for (int i = 0; i < 2; i++)
-        mm2_record_list_free(&out[i]);
+    mm2_record_list_free(&out[0]);
     mm2_kafka_free(k);
-    rd_kafka_mock_clear_request_errors(f->m.mc, API_FIND_COORDINATOR);
+    mock_kafka_down(&m);
 }
 
 /* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
