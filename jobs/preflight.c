@@ -17,36 +17,50 @@
 #include "mm2_export.h"
 #include "mm2_preflight.h"
 #include "options.h"
-#include "report.h"
+#include "mm2_parse.h"
+#include "pfread.h"
+#include "pfworkers.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
     {MM2_OK, "nothing refused; warnings may remain"},
     {MM2_CHECK_FAILED, "a finding refuses the cutover"},
     {MM2_USAGE, NULL},
-    {MM2_CONFIG, "the INI file or the connector JSON"},
+    {MM2_CONFIG, "the INI file, the connector JSON or the workers' environment"},
     {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
     {MM2_UNEXPECTED, "Kafka or Connect"},
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "Usage: " PROG " preflight --config FILE [--report FILE]\n"
-                 "Checks, before Flink is stopped and again just before export, what the cutover\n"
-                 "needs, each with the INI's own credentials: the permissions Kafka says each\n"
-                 "principal has (KIP-430) on the topics, the Flink group and the cluster;\n"
-                 "Connect's internal topics; how long each partition's C stays in the source's\n"
-                 "log, against [flink] retention.margin.seconds; the connector against the Flink\n"
-                 "job (isolation level, topics an explicit list, refresh.topics.enabled, the\n"
-                 "offset-syncs topic of Connect 3.6 to 3.8). Each finding is pass, warn or\n"
-                 "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
-                 "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
-                 "Prints the findings on stderr and the report (JSON) on stdout.\n"
-                 "\n"
-                 "Options:\n"
-                 "  -c, --config FILE  the migration INI file\n"
-                 "  -r, --report FILE  also write the report there\n");
-    job_usage_end(out, 21, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+    fprintf(out,
+            "Usage: " PROG " preflight --config FILE [--report FILE]\n"
+            "       " PROG " preflight --workers [--replication-factor N]\n"
+            "                   [--min-insync-replicas N] [--timeout SECONDS] [--report FILE]\n"
+            "Checks, before Flink is stopped and again just before export, what the cutover\n"
+            "needs, each with the INI's own credentials: the permissions Kafka says each\n"
+            "principal has (KIP-430) on the topics, the Flink group and the cluster;\n"
+            "Connect's internal topics; how long each partition's C stays in the source's\n"
+            "log, against [flink] retention.margin.seconds; the connector against the Flink\n"
+            "job (isolation level, topics an explicit list, refresh.topics.enabled, the\n"
+            "offset-syncs topic of Connect 3.6 to 3.8). Each finding is pass, warn or\n"
+            "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
+            "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
+            "Prints the findings on stderr and the report (JSON) on stdout.\n"
+            "With --workers, in a worker pod (the workers' own credentials, never the\n"
+            "offset Job's): from CONNECT_BOOTSTRAP_SERVERS, CONNECT_GROUP_ID, the three\n"
+            "CONNECT_*_STORAGE_TOPIC and CONNECT_SASL_JAAS_CONFIG (PLAIN), the workers'\n"
+            "principal on its group and the internal topics (Describe, Read, Write), and\n"
+            "those topics' settings.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE             the migration INI file\n"
+            "  -r, --report FILE             also write the report there\n"
+            "  -w, --workers                 the workers' principal, from their environment\n"
+            "  -R, --replication-factor N    --workers: the internal topics' least (3)\n"
+            "  -I, --min-insync-replicas N   --workers: their least min.insync.replicas (2)\n"
+            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n");
+    job_usage_end(out, 32, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
 /* What one run read, and what it found. */
@@ -245,19 +259,6 @@ static struct mm2_pf_who who(struct pf *x, bool target)
     return w;
 }
 
-static struct mm2_pf_auth auth_of(const struct mm2_kafka_described *d)
-{
-    static const enum mm2_pf_seen seen[] = {
-        [MM2_KAFKA_SEEN_OPS] = MM2_PF_SEEN_OPS,
-        [MM2_KAFKA_SEEN_ABSENT] = MM2_PF_SEEN_ABSENT,
-        [MM2_KAFKA_SEEN_DENIED] = MM2_PF_SEEN_DENIED,
-        [MM2_KAFKA_SEEN_UNANSWERED] = MM2_PF_SEEN_UNANSWERED,
-    };
-    bool known = d->seen >= 0 && d->seen <= MM2_KAFKA_SEEN_UNANSWERED;
-
-    return (struct mm2_pf_auth){known ? seen[d->seen] : MM2_PF_SEEN_UNANSWERED, d->ops};
-}
-
 /* Describe on mm2-offsets' own never-joined group (MM2_KAFKA_PRIVATE_GROUP): without it every
  * read of records fails (the consumer's FindCoordinator). */
 static enum mm2_status own_group(struct pf *x, struct mm2_kafka *k, const struct mm2_pf_who *w,
@@ -270,7 +271,7 @@ static enum mm2_status own_group(struct pf *x, struct mm2_kafka *k, const struct
     job_kafka_deadline(x->j, &dl);
     st = mm2_kafka_describe_group(k, MM2_KAFKA_PRIVATE_GROUP, &g, &dl, err);
     if (st == MM2_OK) {
-        struct mm2_pf_auth a = auth_of(&g);
+        struct mm2_pf_auth a = job_pf_auth(&g);
         mm2_pf_need(&x->f, w, MM2_PF_GROUP, MM2_KAFKA_PRIVATE_GROUP, &a, MM2_PF_OP_DESCRIBE,
                     MM2_PF_REFUSE,
                     "FindCoordinator of mm2-offsets' own consumers (their group.id, never "
@@ -299,7 +300,7 @@ static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
     if (st == MM2_OK && x->ntopics > 0)
         st = mm2_kafka_describe_topics(j->source, names, x->ntopics, d, &dl, err);
     for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++) {
-        struct mm2_pf_auth a = auth_of(&d[i]);
+        struct mm2_pf_auth a = job_pf_auth(&d[i]);
         mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
                     "Metadata, ListOffsets and OffsetFetch of export");
         mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_READ, MM2_PF_REFUSE,
@@ -322,7 +323,7 @@ static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
     if (st == MM2_OK)
         st = mm2_kafka_describe_group(j->source, j->cfg.group, &g, &dl, err);
     if (st == MM2_OK) {
-        struct mm2_pf_auth a = auth_of(&g);
+        struct mm2_pf_auth a = job_pf_auth(&g);
         mm2_pf_need(&x->f, &w, MM2_PF_GROUP, j->cfg.group, &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
                     "FindCoordinator and OffsetFetch of export's committed offsets");
         mm2_pf_need(&x->f, &w, MM2_PF_GROUP, j->cfg.group, &a, MM2_PF_OP_READ, MM2_PF_WARN,
@@ -342,7 +343,7 @@ static bool target_layout(struct pf *x, const struct mm2_pf_who *w, const struct
                           const struct mm2_kafka_described *d)
 {
     char res[320];
-    struct mm2_pf_auth a = auth_of(d);
+    struct mm2_pf_auth a = job_pf_auth(d);
 
     (void)snprintf(res, sizeof(res), "Topic:%s", t->target);
     if (d->seen == MM2_KAFKA_SEEN_ABSENT) {
@@ -385,7 +386,7 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
     if (st == MM2_OK && x->ntopics > 0)
         st = mm2_kafka_describe_topics(j->target, names, x->ntopics, d, &dl, err);
     for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++) {
-        struct mm2_pf_auth a = auth_of(&d[i]);
+        struct mm2_pf_auth a = job_pf_auth(&d[i]);
         mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
                     "Metadata and ListOffsets of export and of apply's re-check");
         mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_READ, MM2_PF_REFUSE,
@@ -398,7 +399,7 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
     if (st == MM2_OK && create)
         st = mm2_kafka_describe_cluster(j->target, &c, &dl, err);
     if (st == MM2_OK && create) {
-        struct mm2_pf_auth a = auth_of(&c);
+        struct mm2_pf_auth a = job_pf_auth(&c);
         mm2_pf_need(&x->f, &w, MM2_PF_CLUSTER, NULL, &a, MM2_PF_OP_CREATE, MM2_PF_REFUSE,
                     "CreateTopics of the connector's target admin, for the missing target topic");
     }
@@ -409,51 +410,21 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
 
 /* ---- Connect's internal topics ------------------------------------------------------------ */
 
-/* The three on the target, with [target]'s credentials: described, then their cleanup.policy
- * and min.insync.replicas (only those described). */
+/* The three on the target, with [target]'s credentials. */
 static enum mm2_status internal_topics(struct pf *x, struct mm2_error *err)
 {
-    struct job *j = x->j;
-    const struct mm2_config *c = &j->cfg;
+    const struct mm2_config *c = &x->j->cfg;
     const struct mm2_pf_who w = {"target",
                                  c->target_principal != NULL ? c->target_principal : "User:UNKNOWN",
                                  bootstrap(c->target, c->ntarget)};
     const char *const names[3] = {c->config_topic, c->offset_topic, c->status_topic};
-    static const char *const which[3] = {"config", "offset", "status"};
-    static const char *const keys[3] = {"config.topic", "offset.topic", "status.topic"};
-    struct mm2_kafka_described d[3];
-    struct mm2_kafka_config_value policy[3], isr[3];
-    struct mm2_deadline dl;
-    enum mm2_status st;
+    static const char *const keys[3] = {"[connect] config.topic", "[connect] offset.topic",
+                                        "[connect] status.topic"};
 
-    job_kafka_deadline(j, &dl);
-    st = mm2_kafka_describe_topics(j->target, names, 3, d, &dl, err);
-    job_kafka_deadline(j, &dl);
-    if (st == MM2_OK)
-        st = mm2_kafka_describe_config(j->target, names, 3, "cleanup.policy", policy, &dl, err);
-    job_kafka_deadline(j, &dl);
-    if (st == MM2_OK)
-        st = mm2_kafka_describe_config(j->target, names, 3, "min.insync.replicas", isr, &dl, err);
-    for (int i = 0; st == MM2_OK && i < 3; i++) {
-        long m = -1;
-        struct mm2_pf_itopic t = {which[i],
-                                  names[i],
-                                  keys[i],
-                                  auth_of(&d[i]).seen,
-                                  d[i].partitions,
-                                  d[i].replication,
-                                  policy[i].seen == MM2_KAFKA_SEEN_OPS ? policy[i].value : "",
-                                  -1};
-        if (isr[i].seen == MM2_KAFKA_SEEN_OPS) {
-            char *end = NULL;
-            m = strtol(isr[i].value, &end, 10);
-            if (end == isr[i].value || *end != '\0' || m < 0)
-                m = -1;
-        }
-        t.min_isr = m;
-        mm2_pf_internal_topic(&x->f, &w, &t, c->internal_rf, c->internal_isr);
-    }
-    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[target] Connect's internal topics");
+    return job_pf_internal_topics(x->j, x->j->target, &w, names, keys, c->internal_rf,
+                                  c->internal_isr, &x->f, err) == MM2_OK
+               ? MM2_OK
+               : mm2_error_prefix(err, "[target]");
 }
 
 /* ---- retention headroom on the source ----------------------------------------------------- */
@@ -636,26 +607,6 @@ static enum mm2_status headroom(struct pf *x, struct mm2_error *err)
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source] retention headroom");
 }
 
-/* Each finding on stderr: refusals as errors, warnings as warnings, passes as progress. */
-static void say(struct pf *x)
-{
-    struct job *j = x->j;
-
-    for (size_t i = 0; i < x->f.n; i++) {
-        const struct mm2_pf_finding *f = &x->f.v[i];
-        const char *sep = f->fix[0] != '\0' ? "; fix: " : "";
-        if (f->sev == MM2_PF_REFUSE)
-            mm2_log_error(&j->log, "refused: %s: %s%s%s", f->name, f->message, sep, f->fix);
-        else if (f->sev == MM2_PF_WARN)
-            job_warn(j, "%s: %s%s%s", f->name, f->message, sep, f->fix);
-        else
-            job_info(j, "pass: %s: %s", f->name, f->message);
-    }
-    job_info(j, "%zu passed, %zu warnings, %zu refused%s", mm2_pf_count(&x->f, MM2_PF_PASS),
-             mm2_pf_count(&x->f, MM2_PF_WARN), mm2_pf_count(&x->f, MM2_PF_REFUSE),
-             x->f.oom ? " (and a finding lost: out of memory)" : "");
-}
-
 /* The report: kind, when, Connect's version, the migration, the findings; sealed, written to
  * path (when given) and printed. */
 static enum mm2_status report(struct pf *x, const char *path, struct mm2_error *err)
@@ -684,9 +635,7 @@ static enum mm2_status report(struct pf *x, const char *path, struct mm2_error *
     }
     st = mm2_binding_add_json(root, &b, err);
     if (st == MM2_OK)
-        st = mm2_pf_add_json(root, &x->f, err);
-    if (st == MM2_OK)
-        st = job_report("preflight report", root, path, err);
+        st = job_pf_report(root, &x->f, path, err);
     cJSON_Delete(root);
     return st;
 }
@@ -704,23 +653,33 @@ static int run(struct pf *x, const char *path)
         target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK ||
         headroom(x, &err) != MM2_OK)
         return job_fail(j, &err);
-    say(x);
+    job_pf_say(j, &x->f);
     if (report(x, path, &err) != MM2_OK)
         return job_fail(j, &err);
-    if (mm2_pf_refused(&x->f)) {
-        mm2_log_error(&j->log, "%zu refused: fix them before the cutover (export)",
-                      mm2_pf_count(&x->f, MM2_PF_REFUSE));
-        return MM2_CHECK_FAILED;
-    }
+    return job_pf_verdict(j, &x->f);
+}
+
+/* --replication-factor / --min-insync-replicas of --workers: 1 to 32767. */
+static int count_opt(struct job *j, const char *name, const char *v, long *out)
+{
+    if (v != NULL && mm2_parse_long(v, 1, 32767, out) != 0)
+        return job_usage_error(j, "--%s must be a whole number from 1 to 32767, got \"%.40s\"",
+                               name, v);
     return MM2_OK;
 }
 
 int cmd_preflight(struct job *j, int argc, char **argv)
 {
-    const char *config = NULL, *path = NULL;
+    const char *config = NULL, *path = NULL, *rf_s = NULL, *isr_s = NULL;
+    bool workers = false;
+    long rf = 3, isr = 2, timeout_ms = -1;
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"report", 'r', JOB_OPT_STRING, &path},
+        {"workers", 'w', JOB_OPT_FLAG, &workers},
+        {"replication-factor", 'R', JOB_OPT_STRING, &rf_s},
+        {"min-insync-replicas", 'I', JOB_OPT_STRING, &isr_s},
+        {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
     };
     struct pf x = {.j = j, .readable = true};
     bool done;
@@ -728,6 +687,20 @@ int cmd_preflight(struct job *j, int argc, char **argv)
 
     if (rc != MM2_OK || done)
         return rc;
+    if (workers && config != NULL)
+        return job_usage_error(j, "--workers takes no --config: it reads the workers' own "
+                                  "environment (CONNECT_*)");
+    if (!workers && (rf_s != NULL || isr_s != NULL || timeout_ms >= 0))
+        return job_usage_error(j, "--replication-factor, --min-insync-replicas and --timeout go "
+                                  "with --workers; the INI states them in [connect]");
+    if (workers) {
+        rc = count_opt(j, "replication-factor", rf_s, &rf);
+        if (rc == MM2_OK)
+            rc = count_opt(j, "min-insync-replicas", isr_s, &isr);
+        return rc != MM2_OK
+                   ? rc
+                   : job_pf_workers(j, rf, isr, timeout_ms > 0 ? timeout_ms : 100000, path);
+    }
     rc = job_load(j, config);
     if (rc != MM2_OK)
         return rc;

@@ -267,7 +267,8 @@ enum mm2_status mm2_kafka_describe_topics(struct mm2_kafka *k, const char *const
                                           const struct mm2_deadline *dl, struct mm2_error *err);
 /* The group's authorized operations (rd_kafka_DescribeConsumerGroups). Kafka describes a group
  * that does not exist as "Dead": its ACLs are by name, so the answer stands; a principal without
- * Describe on it is MM2_KAFKA_SEEN_DENIED. */
+ * Describe on it is MM2_KAFKA_SEEN_DENIED. librdkafka 2.8 describes consumer groups only: any
+ * other (a Connect group) is MM2_KAFKA_SEEN_UNANSWERED. */
 enum mm2_status mm2_kafka_describe_group(struct mm2_kafka *k, const char *group,
                                          struct mm2_kafka_described *out,
                                          const struct mm2_deadline *dl, struct mm2_error *err);

@@ -158,6 +158,13 @@ static void group_ops_read(rd_kafka_event_t *ev, const struct admin_args *a, str
     if (at->e == RD_KAFKA_RESP_ERR_NO_ERROR &&
         rd_kafka_ConsumerGroupDescription_error(g[0]) != NULL)
         at->e = rd_kafka_error_code(rd_kafka_ConsumerGroupDescription_error(g[0]));
+    /* librdkafka 2.8 describes consumer groups only: a Connect group (protocol type "connect")
+     * comes back as _INVALID_ARG "not a consumer group", after the broker described it. */
+    if (at->e == RD_KAFKA_RESP_ERR__INVALID_ARG) {
+        unanswered(a, 1);
+        at->e = RD_KAFKA_RESP_ERR_NO_ERROR;
+        return;
+    }
     if (at->e == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED) {
         *a->described = (struct mm2_kafka_described){MM2_KAFKA_SEEN_DENIED, 0, -1, -1};
         at->e = RD_KAFKA_RESP_ERR_NO_ERROR;

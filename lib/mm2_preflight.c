@@ -278,7 +278,7 @@ static void itopic_absent(struct mm2_pf_findings *f, const struct mm2_pf_itopic 
                                                      : "5",
                    want_rf, want_isr); /* Connect's own defaults (DistributedConfig) */
     mm2_pf_add(f, "internal-topic", MM2_PF_REFUSE, NULL, res, fix,
-               "Connect's %s topic %s ([connect] %s) does not exist on the target: create it "
+               "Connect's %s topic %s (%s) does not exist on the target: create it "
                "ahead of time, compacted, as the fix says (a worker that creates it itself "
                "needs Create, and takes its own settings)",
                t->which, t->name, t->ini_key);

@@ -152,7 +152,7 @@ void mm2_pf_need(struct mm2_pf_findings *f, const struct mm2_pf_who *who, enum m
 struct mm2_pf_itopic {
     const char *which;   /* "config", "offset", "status" */
     const char *name;    /* the topic */
-    const char *ini_key; /* the [connect] key that names it, for messages */
+    const char *ini_key; /* where its name comes from ("[connect] config.topic"), for messages */
     enum mm2_pf_seen seen;
     int32_t partitions;
     int32_t replication;

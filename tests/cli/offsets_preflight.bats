@@ -11,10 +11,12 @@ load offsets_helpers
   run -0 --separate-stderr offsets preflight --help
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets preflight --config FILE [--report FILE]"
+  assert_line --index 1 "       mm2-offsets preflight --workers [--replication-factor N]"
   assert_line "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere."
   assert_line --regexp '^  -r, --report FILE +also write the report there$'
   assert_line "Exit codes: 0 success (nothing refused; warnings may remain), 1 check failed (a"
   assert_line "finding refuses the cutover), 2 usage error, 3 invalid configuration (the INI"
+  assert_line "file, the connector JSON or the workers' environment), 4 dependency unreachable"
 }
 @test "preflight without --config exits 2 and points at its help" {
   run -2 offsets preflight --report "$WORK/r.json"
@@ -67,4 +69,60 @@ $(try preflight)"
   [[ ${stderr_lines[1]} == "$E preflight: error: [source] "* ]] || fail "not the source's error: ${stderr_lines[1]}"
   assert_equal "${#stderr_lines[@]}" 2
   [ ! -e "$WORK/preflight.json" ] || fail "a report was written without a run"
+}
+
+# --- preflight --workers: the workers' own principal, from their environment -------------------
+JAAS_PLAIN='org.apache.kafka.common.security.plain.PlainLoginModule required username="mm2-worker" password="'$SECRET'";'
+
+# workers_env VAR=VALUE...: the worker's environment (a closed port), with the changes given.
+workers_env() {
+  WENV=("PATH=/usr/bin:/bin" "CONNECT_BOOTSTRAP_SERVERS=127.0.0.1:$PORT" "CONNECT_GROUP_ID=mm2-connect"
+    "CONNECT_CONFIG_STORAGE_TOPIC=c" "CONNECT_OFFSET_STORAGE_TOPIC=o" "CONNECT_STATUS_STORAGE_TOPIC=s"
+    "CONNECT_SASL_JAAS_CONFIG=$JAAS_PLAIN" "$@")
+}
+# workers ARGS...: preflight --workers in WENV (its output kept for teardown's secret check).
+workers() {
+  local rc=0
+  (cd "$WORK" && env -i "${WENV[@]}" timeout 20 "$OFF" preflight --workers "$@") >"$WORK/run.out" 2>"$WORK/run.err" || rc=$?
+  cat "$WORK/run.out" "$WORK/run.err" >>"$WORK/all.err"
+  cat "$WORK/run.out" "$WORK/run.err"
+  return "$rc"
+}
+
+@test "preflight --workers refuses --config, and its counts without --workers" {
+  run -2 offsets preflight --workers --config "$INI"
+  assert_output "$E preflight: error: --workers takes no --config: it reads the workers' own environment (CONNECT_*)
+$(try preflight)"
+  run -2 offsets preflight --config "$INI" --replication-factor 1
+  assert_output "$E preflight: error: --replication-factor, --min-insync-replicas and --timeout go with --workers; the INI states them in [connect]
+$(try preflight)"
+  run -2 offsets preflight --workers --min-insync-replicas 0
+  assert_output "$E preflight: error: --min-insync-replicas must be a whole number from 1 to 32767, got \"0\"
+$(try preflight)"
+}
+@test "preflight --workers names every missing variable at once and exits 3" {
+  workers_env
+  WENV=("PATH=/usr/bin:/bin" "CONNECT_GROUP_ID=g")
+  run -3 workers
+  assert_line "$E preflight: error: CONNECT_BOOTSTRAP_SERVERS is not set; set it to host:port[,host:port...]"
+  assert_line "$E preflight: error: CONNECT_CONFIG_STORAGE_TOPIC is not set; set it to the topic name"
+  assert_line --partial "$E preflight: error: CONNECT_SASL_JAAS_CONFIG is not set; set it to org.apache.kafka.common.security.plain.PlainLoginModule required"
+  assert_equal "${#lines[@]}" 5
+}
+@test "preflight --workers takes the default profile's PLAIN login only, and never prints the JAAS" {
+  workers_env "CONNECT_SASL_JAAS_CONFIG=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"w\" password=\"$SECRET\";"
+  run -3 workers
+  assert_output "$E preflight: error: CONNECT_SASL_JAAS_CONFIG: login module org.apache.kafka.common.security.scram.ScramLoginModule: preflight --workers takes the image's default profile (SASL_PLAINTEXT, PLAIN) only"
+  workers_env "CONNECT_SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required password=\"$SECRET\";"
+  run -3 workers
+  assert_output "$E preflight: error: CONNECT_SASL_JAAS_CONFIG: needs username=\"...\" and password=\"...\" (each at most 255 and 511 bytes)"
+  workers_env "CONNECT_SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required password=\"$SECRET\""
+  run -3 workers
+  assert_output "$E preflight: error: CONNECT_SASL_JAAS_CONFIG: it does not end with ';'"
+}
+@test "preflight --workers: a cluster that does not answer exits 4, no report" {
+  workers_env
+  run -4 workers --timeout 2 --report "$WORK/w.json"
+  assert_line --index 0 --partial "$E preflight: error: [workers] "
+  [ ! -e "$WORK/w.json" ] || fail "a report was written without a run"
 }

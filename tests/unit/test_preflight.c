@@ -242,8 +242,14 @@ static const struct mm2_pf_who TGT = {"target", "User:mm2-tgt", "tgt:9092"};
 
 static struct mm2_pf_itopic itopic(const char *which, int32_t partitions)
 {
-    return (struct mm2_pf_itopic){
-        which, "connect-configs", "config.topic", MM2_PF_SEEN_OPS, partitions, 3, "compact", 2};
+    return (struct mm2_pf_itopic){which,
+                                  "connect-configs",
+                                  "[connect] config.topic",
+                                  MM2_PF_SEEN_OPS,
+                                  partitions,
+                                  3,
+                                  "compact",
+                                  2};
 }
 
 static void test_pf_internal_topic_good_is_one_pass(void **state)
