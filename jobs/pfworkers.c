@@ -26,7 +26,6 @@ static int read_env(struct job *j, struct wenv *w)
                                         "CONNECT_OFFSET_STORAGE_TOPIC",
                                         "CONNECT_STATUS_STORAGE_TOPIC"};
     struct mm2_problems p = {0};
-    char cls[256], why[256];
 
     w->bootstrap = mm2_env_required("CONNECT_BOOTSTRAP_SERVERS", "host:port[,host:port...]", &p);
     w->group = mm2_env_required("CONNECT_GROUP_ID", "the workers' group.id", &p);
@@ -34,6 +33,8 @@ static int read_env(struct job *j, struct wenv *w)
         w->topics[i] = mm2_env_required(vars[i], "the topic name", &p);
     w->jaas = mm2_env_required("CONNECT_SASL_JAAS_CONFIG", PLAIN_MODULE " required ...;", &p);
     if (w->jaas != NULL) {
+        char cls[256], why[256];
+
         (void)mm2_log_add_secret(&j->log, w->jaas);
         if (mm2_jaas_check(w->jaas, cls, sizeof(cls), why, sizeof(why)) != MM2_JAAS_OK)
             mm2_problems_add(&p, "CONNECT_SASL_JAAS_CONFIG: %s", why);
