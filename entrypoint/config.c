@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jaas.h"
+#include "mm2_jaas.h"
 #include "mm2_env.h"
 #include "mm2_parse.h"
 #include "podip.h"
@@ -96,16 +96,16 @@ static void read_jaas(struct ep_config *cfg, struct mm2_problems *p)
     cfg->jaas = mm2_env_required("CONNECT_SASL_JAAS_CONFIG", expected, p);
     if (cfg->jaas == NULL || *cfg->jaas == '\0')
         return;
-    switch (jaas_check(cfg->jaas, cls, sizeof(cls), why, sizeof(why))) {
-    case JAAS_OK:
+    switch (mm2_jaas_check(cfg->jaas, cls, sizeof(cls), why, sizeof(why))) {
+    case MM2_JAAS_OK:
         break;
-    case JAAS_MALFORMED:
+    case MM2_JAAS_MALFORMED:
         mm2_problems_add(p,
                          "CONNECT_SASL_JAAS_CONFIG must be one JAAS login module entry "
                          "'<LoginModule> required key=\"value\"...;', but %s (value not shown)",
                          why);
         return;
-    case JAAS_REFUSED:
+    case MM2_JAAS_REFUSED:
         mm2_problems_add(p, "CONNECT_SASL_JAAS_CONFIG is refused: %s; use %s (value not shown)",
                          why, module);
         return;

@@ -15,6 +15,7 @@
 #include "mm2_deadline.h"
 #include "mm2_kafka.h"
 #include "plan.h"
+#include "preflight.h"
 #include "resume.h"
 #include "rollback.h"
 #include "status.h"
@@ -25,6 +26,7 @@ static const struct {
     int (*fn)(struct job *j, int argc, char **argv);
     const char *what;
 } cmds[] = {
+    {"preflight", cmd_preflight, "before the cutover: permissions, internal topics, connector"},
     {"export", cmd_export, "read the Flink group's C, the logs and the target, twice"},
     {"plan", cmd_plan, "turn an export into M = C - 1 under every safety rule"},
     {"apply", cmd_apply, "create the connector STOPPED, back up, PATCH the plan, verify"},

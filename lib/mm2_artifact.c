@@ -39,6 +39,7 @@ static const struct {
     {MM2_KIND_BACKUP, "a backup of a connector's offsets", "apply"},
     {MM2_KIND_VERIFY, "a verify report", "verify"},
     {MM2_KIND_CHECK, "a check report", "check"},
+    {MM2_KIND_PREFLIGHT, "a preflight report", "preflight"},
 };
 
 static size_t kind_index(const char *kind)

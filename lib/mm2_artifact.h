@@ -1,8 +1,9 @@
 /*
  * mm2_artifact: the JSON files mm2-offsets writes and reads back (export, plan, backup, verify
- * report, check report; docs/ARCHITECTURE.md §3.4). Each carries a "kind" with a version and, as
- * its last member, "digest": the SHA-256 of the artifact's compact canonical text (mm2_json_print)
- * without that member. A file edited by hand no longer matches its digest and is refused.
+ * report, check report, preflight report; docs/ARCHITECTURE.md §3.4). Each carries a "kind" with a
+ * version and, as its last member, "digest": the SHA-256 of the artifact's compact canonical text
+ * (mm2_json_print) without that member. A file edited by hand no longer matches its digest and is
+ * refused.
  *
  * Contract: never prints, never exits. Trees are the caller's (cJSON_Delete).
  */
@@ -21,6 +22,8 @@
 #define MM2_KIND_BACKUP "mm2kit.backup/v2"
 #define MM2_KIND_VERIFY "mm2kit.verify/v2"
 #define MM2_KIND_CHECK "mm2kit.check/v2"
+/* preflight's findings, with the migration they were found for (mm2_binding_add_json). */
+#define MM2_KIND_PREFLIGHT "mm2kit.preflight/v1"
 
 /* Replaces any "digest" member of tree by the digest of the rest, appended last, and copies it
  * into digest. MM2_UNEXPECTED when tree cannot be printed (a number that is not an integer). */

@@ -39,7 +39,8 @@ struct parse_state {
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
     bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
-        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[NTAIL_KEYS];
+        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[NTAIL_KEYS],
+        seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation, seen_margin;
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -331,6 +332,56 @@ static void cluster_id_key(struct parse_state *st, const char *section, const ch
                          st->file, section, MM2_KAFKA_CLUSTER_ID_MAX - 1, value);
 }
 
+/* [source] or [target] principal: the principal Kafka knows the section's credentials as
+ * ("User:NAME"), for preflight's kafka-acls.sh lines; not passed to librdkafka. */
+static void principal_key(struct parse_state *st, const char *section, const char *value)
+{
+    bool target = strcmp(section, "target") == 0;
+    char **dst = target ? &st->c->target_principal : &st->c->source_principal;
+    const char *colon = strchr(value, ':');
+
+    if (!set_string(st, &st->seen_principal[target], section, "principal", value, dst))
+        return;
+    if (colon == NULL || colon == value || colon[1] == '\0' || strlen(value) > 255)
+        mm2_problems_add(
+            st->p,
+            "%s: [%s] principal must be TYPE:NAME as Kafka's ACLs name it (User:alice), "
+            "at most 255 characters, got \"%.70s\"",
+            st->file, section, value);
+}
+
+/* [connect]'s keys for Connect's internal topics: their names, and the replication factor and
+ * min.insync.replicas preflight requires of them. */
+static bool connect_topic_key(struct parse_state *st, const char *key, const char *value)
+{
+    static const char *const names[] = {"config.topic", "offset.topic", "status.topic"};
+    struct mm2_config *c = st->c;
+    char **slot[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
+    char why[160];
+
+    for (size_t i = 0; i < 3; i++) {
+        if (strcmp(key, names[i]) != 0)
+            continue;
+        if (set_string(st, &st->seen_itopic[i], "connect", key, value, slot[i]) &&
+            !mm2_parse_topic_valid(value, why, sizeof(why)))
+            mm2_problems_add(st->p, "%s: [connect] %s must be a topic name: %s", st->file, key,
+                             why);
+        return true;
+    }
+    if (strcmp(key, "internal.replication.factor") == 0 ||
+        strcmp(key, "internal.min.insync.replicas") == 0) {
+        bool rf = key[9] == 'r';
+        if (once(st, rf ? &st->seen_rf : &st->seen_isr, "connect", key) &&
+            mm2_parse_long(value, 1, 32767, rf ? &c->internal_rf : &c->internal_isr) != 0)
+            mm2_problems_add(st->p,
+                             "%s: [connect] %s must be a whole number from 1 to 32767, got "
+                             "\"%.40s\"",
+                             st->file, key, value);
+        return true;
+    }
+    return false;
+}
+
 static void connect_key(struct parse_state *st, const char *key, const char *value)
 {
     struct mm2_config *c = st->c;
@@ -354,10 +405,12 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
     } else if (strcmp(key, "retry.budget.seconds") == 0) {
         if (once(st, &st->seen_budget, "connect", key))
             seconds(st, "connect", key, value, 1000, 86400 * 1000L, &c->retry_budget_ms);
-    } else {
+    } else if (!connect_topic_key(st, key, value)) {
         mm2_problems_add(st->p,
                          "%s: [connect] has no key \"%.60s\"; the keys are url, ca.location, "
-                         "request.timeout.seconds, retry.budget.seconds",
+                         "request.timeout.seconds, retry.budget.seconds, config.topic, "
+                         "offset.topic, status.topic, internal.replication.factor, "
+                         "internal.min.insync.replicas",
                          st->file, key);
     }
 }
@@ -419,6 +472,17 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
     } else if (strcmp(key, "topic.mapping") == 0) {
         if (once(st, &st->seen_mapping, "flink", key))
             parse_mapping(st, value);
+    } else if (strcmp(key, "retention.margin.seconds") == 0) {
+        if (once(st, &st->seen_margin, "flink", key))
+            seconds(st, "flink", key, value, 1000, 366 * 86400 * 1000L, &c->retention_margin_ms);
+    } else if (strcmp(key, "isolation.level") == 0) {
+        if (set_string(st, &st->seen_isolation, "flink", key, value, &c->flink_isolation) &&
+            strcmp(value, "read_committed") != 0 && strcmp(value, "read_uncommitted") != 0)
+            mm2_problems_add(st->p,
+                             "%s: [flink] isolation.level must be read_committed or "
+                             "read_uncommitted (what the Flink job's Kafka source read with), "
+                             "got \"%.40s\"",
+                             st->file, value);
     } else if (!tail_key(st, key, value)) {
         char tails[256] = "";
         size_t at = 0;
@@ -427,7 +491,8 @@ static void flink_key(struct parse_state *st, const char *key, const char *value
             at += (size_t)snprintf(tails + at, sizeof(tails) - at, ", %s", tail_keys[i].key);
         mm2_problems_add(st->p,
                          "%s: [flink] has no key \"%.60s\"; the keys are group.id, rest.url, "
-                         "job.id, checkpoint.interval.seconds, topic.mapping%s",
+                         "job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, "
+                         "retention.margin.seconds%s",
                          st->file, key, tails);
     }
 }
@@ -493,6 +558,9 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     if ((strcmp(section, "source") == 0 || strcmp(section, "target") == 0) &&
         strcmp(name, "cluster.id") == 0) {
         cluster_id_key(st, section, value);
+    } else if ((strcmp(section, "source") == 0 || strcmp(section, "target") == 0) &&
+               strcmp(name, "principal") == 0) {
+        principal_key(st, section, value);
     } else if (strcmp(section, "source") == 0) {
         add_prop(st, section, c->source, &c->nsource, name, value);
     } else if (strcmp(section, "target") == 0) {
@@ -538,22 +606,6 @@ static void check_lines(const char *text, const char *file, struct mm2_problems 
     }
 }
 
-static void check_cluster(struct parse_state *st, const char *section, const struct mm2_kv *props,
-                          size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(props[i].key, "bootstrap.servers") == 0) {
-            char why[256];
-            if (!mm2_parse_hostport_list_valid(props[i].value, why, sizeof(why)))
-                mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s",
-                                 st->file, section, why);
-            return;
-        }
-    }
-    mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
-                     st->file, section);
-}
-
 /* Every secret value becomes <redacted> in the problem lines, and so does a cut-off start of one
  * at the edge of a quoted value (a message that quotes a value with %.40s can cut a secret given
  * by mistake to a non-secret key). */
@@ -566,6 +618,61 @@ static void redact(const struct mm2_config *c, struct mm2_problems *p)
                                 MM2_SECRET_CUT_STARTS, line, sizeof(line));
         memcpy(p->line[i], line, sizeof(line));
     }
+}
+
+static const char *prop_value(const struct mm2_kv *props, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(props[i].key, key) == 0)
+            return props[i].value;
+    return NULL;
+}
+
+/* Defaults: the internal topics' names (k8s/base/configmap.yaml's), User:<sasl.username>. */
+static void defaults(struct parse_state *st)
+{
+    static const char *const names[] = {"flink-mm2-connect-configs", "flink-mm2-connect-offsets",
+                                        "flink-mm2-connect-status"};
+    struct mm2_config *c = st->c;
+    char **slot[] = {&c->config_topic, &c->offset_topic, &c->status_topic};
+    char **who[] = {&c->source_principal, &c->target_principal};
+    const struct mm2_kv *props[] = {c->source, c->target};
+    const size_t n[] = {c->nsource, c->ntarget};
+
+    for (size_t i = 0; i < 3; i++)
+        if (*slot[i] == NULL && (*slot[i] = strdup(names[i])) == NULL)
+            mm2_problems_add(st->p, "out of memory");
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = i + 1; k < 3; k++)
+            if (*slot[i] != NULL && *slot[k] != NULL && strcmp(*slot[i], *slot[k]) == 0)
+                mm2_problems_add(st->p,
+                                 "%s: [connect] config.topic, offset.topic and status.topic "
+                                 "name \"%.100s\" twice; Connect's three internal topics are "
+                                 "three different topics",
+                                 st->file, *slot[i]);
+    for (size_t s = 0; s < 2; s++) {
+        const char *user = prop_value(props[s], n[s], "sasl.username");
+        char buf[300];
+        if (*who[s] != NULL || user == NULL || user[0] == '\0' || strlen(user) > 250)
+            continue;
+        (void)snprintf(buf, sizeof(buf), "User:%s", user);
+        if ((*who[s] = strdup(buf)) == NULL)
+            mm2_problems_add(st->p, "out of memory");
+    }
+}
+
+static void check_cluster(struct parse_state *st, const char *section, const struct mm2_kv *props,
+                          size_t n)
+{
+    const char *v = prop_value(props, n, "bootstrap.servers");
+    char why[256];
+
+    if (v == NULL)
+        mm2_problems_add(st->p, "%s: [%s] bootstrap.servers is required (host:port[,host:port...])",
+                         st->file, section);
+    else if (!mm2_parse_hostport_list_valid(v, why, sizeof(why)))
+        mm2_problems_add(st->p, "%s: [%s] bootstrap.servers must be host:port[,...]: %s", st->file,
+                         section, why);
 }
 
 enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_fn getenv_fn,
@@ -581,6 +688,9 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->tail_window = 64;
     out->tail_bytes = 65536;
     out->tail_partitions = 10000;
+    out->internal_rf = 3;
+    out->internal_isr = 2;
+    out->retention_margin_ms = 86400 * 1000L;
     out->path = strdup(path);
     check_lines(text, path, p);
     if (p->n > 0)
@@ -616,6 +726,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
                          path);
     if (!st.seen_file)
         mm2_problems_add(p, "%s: [connector] file is required (the connector JSON)", path);
+    defaults(&st);
     redact(out, p);
     return p->n > 0 || p->dropped > 0 ? MM2_CONFIG : MM2_OK;
 }
@@ -671,6 +782,12 @@ void mm2_config_free(struct mm2_config *c)
     free(c->flink_rest_url);
     free(c->flink_job_id);
     free(c->connector_file);
+    free(c->source_principal);
+    free(c->target_principal);
+    free(c->config_topic);
+    free(c->offset_topic);
+    free(c->status_topic);
+    free(c->flink_isolation);
     memset(c, 0, sizeof(*c));
 }
 

@@ -3,9 +3,15 @@
  *
  *   [source]     librdkafka properties of the SOURCE cluster (bootstrap.servers required), and
  *                cluster.id (not passed to librdkafka): the cluster's id, pinned, so that
- *                artifacts are checked against it without asking the cluster
+ *                artifacts are checked against it without asking the cluster; principal (not
+ *                passed either): the principal Kafka knows these credentials as (TYPE:NAME,
+ *                default User:<sasl.username>), for preflight's kafka-acls.sh lines
  *   [target]     the same for the TARGET cluster
- *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300)
+ *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300);
+ *                Connect's internal topics for preflight: config.topic, offset.topic,
+ *                status.topic (default flink-mm2-connect-configs, -offsets, -status, as
+ *                k8s/base/configmap.yaml names them), internal.replication.factor (3) and
+ *                internal.min.insync.replicas (2), 1 to 32767
  *   [flink]      group.id (required); rest.url + job.id (together); checkpoint.interval.seconds;
  *                topic.mapping ("identity", or SOURCE=TARGET pairs separated by commas);
  *                the boundary proof: tail.records (8; 0 to 256, 0: no proof), tail.window
@@ -13,7 +19,11 @@
  *                tail.bytes (65536; the most key and value bytes one read takes from a
  *                partition, 1024 to 67108864), tail.partitions (10000; the most partitions
  *                one read takes, 1 to 100000), headers.preserved and timestamps.preserved
- *                (false; true when the Flink job copied them unchanged, so they are compared)
+ *                (false; true when the Flink job copied them unchanged, so they are compared);
+ *                isolation.level (read_committed or read_uncommitted: what the Flink job's
+ *                source read with; preflight compares the connector's with it);
+ *                retention.margin.seconds (86400; 1 to 366 days): how long C must stay above
+ *                the source's log start (the cutover window plus the approval wait)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *
  * Contract:
@@ -61,11 +71,18 @@ struct mm2_config {
     size_t ntarget;
     char *source_cluster_id; /* [source] cluster.id; NULL when not pinned */
     char *target_cluster_id; /* [target] cluster.id; NULL when not pinned */
+    char *source_principal;  /* [source] principal, else User:<sasl.username>; NULL: unknown */
+    char *target_principal;  /* [target] principal, likewise */
     char *connect_url;
     char *
         connect_ca; /* [connect] ca.location (resolved like [connector] file); NULL: the system's */
     long request_timeout_ms;
     long retry_budget_ms;
+    char *config_topic, *offset_topic, *status_topic; /* [connect] config.topic, ... (defaults) */
+    long internal_rf;         /* [connect] internal.replication.factor (3) */
+    long internal_isr;        /* [connect] internal.min.insync.replicas (2) */
+    char *flink_isolation;    /* [flink] isolation.level; NULL when not given */
+    long retention_margin_ms; /* [flink] retention.margin.seconds (86400) */
     char *group;
     char *flink_rest_url;          /* NULL when not given */
     char *flink_job_id;            /* NULL when not given */

@@ -15,7 +15,6 @@
 #include <strings.h>
 
 #define KEY_SHOW 128 /* characters of a property key repeated in a message */
-#define PRIVATE_GROUP "mm2kit-offsets-never-joined"
 
 /* Keys whose values are not secrets and name what failed in librdkafka's text ("PLAIN",
  * "127.0.0.1:9092"), so they are left readable. */
@@ -352,7 +351,7 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     if (st == MM2_OK && !mm2_kafka_features_ok(features, proto, mech, why, sizeof(why)))
         st = mm2_kafka_handle_fail(k, err, MM2_CONFIG, "%s", why);
     if (st == MM2_OK)
-        st = set_own(k, "group.id", PRIVATE_GROUP, err);
+        st = set_own(k, "group.id", MM2_KAFKA_PRIVATE_GROUP, err);
     if (st == MM2_OK)
         st = set_own(k, "enable.auto.commit", "false", err);
     if (st == MM2_OK)

@@ -58,6 +58,11 @@
 #include "mm2_err.h"
 
 #define MM2_OFFSET_NONE (-1001)
+/* The group.id of every handle, never joined (assign() only). librdkafka still looks up its
+ * coordinator when a consumer starts (FindCoordinator), and a broker with an authorizer refuses
+ * that without Describe on this group: every read then fails with GROUP_AUTHORIZATION_FAILED
+ * (measured on Kafka 4.3.1 with StandardAuthorizer). */
+#define MM2_KAFKA_PRIVATE_GROUP "mm2kit-offsets-never-joined"
 #define MM2_KAFKA_CLUSTER_ID_MAX 64
 
 /* One librdkafka property as the INI file gave it (after ${env:VAR} expansion). Borrowed. */
@@ -233,6 +238,57 @@ enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topi
 enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
                                  const int64_t *offsets, size_t n, const struct mm2_deadline *dl,
                                  struct mm2_error *err);
+
+/* ---- what a principal may do (mm2_kafka_describe.c) -------------------------------------- */
+/* What a principal may do, as Kafka answers it to that principal's own credentials (KIP-430:
+ * the describe calls with include_authorized_operations; preflight, lib/mm2_preflight.h), and
+ * one config's values. Kafka answers only for what exists and what the principal may Describe:
+ * each answer says which it was. Errors other than those (a retriable one is retried) end the
+ * call as the others do; a broker without the request (librdkafka's _UNSUPPORTED_FEATURE) is
+ * "not answered" everywhere, never an error and never a grant. */
+enum mm2_kafka_seen {
+    MM2_KAFKA_SEEN_OPS,        /* described: ops holds what it may do */
+    MM2_KAFKA_SEEN_ABSENT,     /* UNKNOWN_TOPIC_OR_PART: does not exist */
+    MM2_KAFKA_SEEN_DENIED,     /* TOPIC_ or GROUP_AUTHORIZATION_FAILED: not even Describe */
+    MM2_KAFKA_SEEN_UNANSWERED, /* described without operations, or the request unsupported */
+};
+
+struct mm2_kafka_described {
+    int seen;            /* enum mm2_kafka_seen */
+    uint32_t ops;        /* 1 << rd_kafka_AclOperation_t (Kafka's AclOperation code) of each */
+    int32_t partitions;  /* a topic described: its partition count; else -1 */
+    int32_t replication; /* a topic described: the fewest replicas of any partition; else -1 */
+};
+
+/* For each of the n topics (distinct, at least one): rd_kafka_DescribeTopics (a Metadata
+ * request naming them, which creates nothing) with their authorized operations, into out[i]. */
+enum mm2_status mm2_kafka_describe_topics(struct mm2_kafka *k, const char *const *topics, size_t n,
+                                          struct mm2_kafka_described *out,
+                                          const struct mm2_deadline *dl, struct mm2_error *err);
+/* The group's authorized operations (rd_kafka_DescribeConsumerGroups). Kafka describes a group
+ * that does not exist as "Dead": its ACLs are by name, so the answer stands; a principal without
+ * Describe on it is MM2_KAFKA_SEEN_DENIED. librdkafka 2.8 describes consumer groups only: any
+ * other (a Connect group) is MM2_KAFKA_SEEN_UNANSWERED. */
+enum mm2_status mm2_kafka_describe_group(struct mm2_kafka *k, const char *group,
+                                         struct mm2_kafka_described *out,
+                                         const struct mm2_deadline *dl, struct mm2_error *err);
+/* The cluster's authorized operations (rd_kafka_DescribeCluster, Kafka 2.8 and later). Kafka
+ * returns them only to a principal with Describe on the cluster, and an empty set otherwise
+ * (AuthHelper.computeDescribeClusterResponse): empty says nothing of any other operation. */
+enum mm2_status mm2_kafka_describe_cluster(struct mm2_kafka *k, struct mm2_kafka_described *out,
+                                           const struct mm2_deadline *dl, struct mm2_error *err);
+
+#define MM2_KAFKA_CONFIG_VALUE_MAX 128
+struct mm2_kafka_config_value {
+    int seen; /* MM2_KAFKA_SEEN_OPS: value holds it; UNANSWERED: the answer had no such key */
+    char value[MM2_KAFKA_CONFIG_VALUE_MAX];
+};
+/* For each of the n topics (distinct, at least one), its config key (one DescribeConfigs
+ * request asking for that key only) into out[i]: absent, denied (no DescribeConfigs), or the
+ * value (cut to MM2_KAFKA_CONFIG_VALUE_MAX - 1 bytes). */
+enum mm2_status mm2_kafka_describe_config(struct mm2_kafka *k, const char *const *topics, size_t n,
+                                          const char *key, struct mm2_kafka_config_value *out,
+                                          const struct mm2_deadline *dl, struct mm2_error *err);
 
 /* ---- the bounded read and its records (mm2_kafka_read.c) --------------------------------- */
 /* A record list owns copies of everything its records hold, whatever the call returned: free it

@@ -1,54 +1,18 @@
 /*
  * mm2_kafka_admin: the calls of librdkafka's Admin API (see mm2_kafka.h): a group's committed
  * offsets (ListConsumerGroupOffsets), its state (DescribeConsumerGroups), the offset commit
- * (AlterConsumerGroupOffsets) and the topics' cleanup.policy (DescribeConfigs). All four run
- * through one retry loop, admin_run, driven by a table of what differs between them; an attempt
+ * (AlterConsumerGroupOffsets), the topics' cleanup.policy (DescribeConfigs),
+ * and the one retry loop every admin call runs through (mm2_kafka_admin_run, mm2_kafka_admin.h;
+ * mm2_kafka_describe.c's calls too), driven by a table of what differs between them; an attempt
  * that fails is settled by the handle layer's one rule (mm2_kafka_handle_settle).
  */
-#include "mm2_kafka_handle.h"
+#include "mm2_kafka_admin.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ERR_OOM RD_KAFKA_RESP_ERR__BEGIN /* a marker librdkafka never returns: out of memory */
-
-/* What an admin call works on, and where its answer goes. */
-struct admin_args {
-    const char *group;
-    const struct mm2_tp *tps; /* with idx and n; NULL for DescribeConsumerGroups */
-    const struct tpidx *idx;
-    size_t n;
-    const int64_t *offsets;      /* AlterConsumerGroupOffsets: to write, in the caller's order */
-    int64_t *out;                /* ListConsumerGroupOffsets: read, in the caller's order */
-    struct mm2_group_info *info; /* DescribeConsumerGroups */
-    bool *compacted; /* DescribeConfigs of topics (tps' topics), in the caller's order */
-};
-
-/* The objects one attempt made, freed once its answer is read. */
-struct admin_req {
-    rd_kafka_topic_partition_list_t *l;
-    rd_kafka_ListConsumerGroupOffsets_t *list;
-    rd_kafka_AlterConsumerGroupOffsets_t *alter;
-    rd_kafka_ConfigResource_t **res;
-    size_t nres;
-};
-
-/* What differs between the admin calls; admin_run is the one retry loop around them. */
-struct admin_call {
-    rd_kafka_admin_op_t op;
-    /* Makes the request into r and sends it, the answer to come on q; false when out of
-     * memory (nothing sent). */
-    bool (*send)(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
-                 rd_kafka_queue_t *q, struct admin_req *r);
-    /* Reads the result event: the first error into at, the answer into a's output. */
-    void (*read)(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at);
-    /* A classic group with active members refuses the call (a commit from outside it):
-     * UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and REBALANCE_IN_PROGRESS end it at once. */
-    bool members_refuse;
-};
 
 static bool group_valid(const char *group)
 {
@@ -255,8 +219,9 @@ static void alter_read(rd_kafka_event_t *ev, const struct admin_args *a, struct 
 
 /* DescribeConfigs of every topic, asking for cleanup.policy only (the request's configuration
  * keys), so the answer stays small whatever the number of topics. */
-static bool configs_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
-                         rd_kafka_queue_t *q, struct admin_req *r)
+bool mm2_kafka_admin_configs_send(struct handle *h, const struct admin_args *a,
+                                  rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q,
+                                  struct admin_req *r)
 {
     r->res = calloc(a->n, sizeof(*r->res));
     for (size_t i = 0; r->res != NULL && i < a->n; i++) {
@@ -266,8 +231,9 @@ static bool configs_send(struct handle *h, const struct admin_args *a, rd_kafka_
         r->nres++;
         /* DescribeConfigs sends the entries' names only (librdkafka's DescribeConfigsRequest);
          * set_config refuses a NULL value, so the value is "". */
-        if (rd_kafka_ConfigResource_set_config(r->res[i], "cleanup.policy", "") !=
-            RD_KAFKA_RESP_ERR_NO_ERROR)
+        if (rd_kafka_ConfigResource_set_config(r->res[i],
+                                               a->key != NULL ? a->key : "cleanup.policy",
+                                               "") != RD_KAFKA_RESP_ERR_NO_ERROR)
             return false;
     }
     if (r->res == NULL)
@@ -340,7 +306,8 @@ static const struct admin_call ADMIN_CALLS[] = {
     [ADMIN_GROUP] = {RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, describe_send, describe_read, false},
     /* Retrying a commit is safe: the same offsets are written again. */
     [ADMIN_COMMIT] = {RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, alter_send, alter_read, true},
-    [ADMIN_CONFIGS] = {RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, configs_send, configs_read, false},
+    [ADMIN_CONFIGS] = {RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, mm2_kafka_admin_configs_send,
+                       configs_read, false},
 };
 
 static void admin_req_free(struct admin_req *r)
@@ -352,6 +319,8 @@ static void admin_req_free(struct admin_req *r)
     if (r->res != NULL)
         rd_kafka_ConfigResource_destroy_array(r->res, r->nres);
     free(r->res);
+    if (r->topics != NULL)
+        rd_kafka_TopicCollection_destroy(r->topics);
 }
 
 /* What a classic group with members answers a commit from outside it. */
@@ -361,12 +330,9 @@ static bool members_refused(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS;
 }
 
-/* Runs the admin call c on the read_uncommitted handle until it is answered without error,
- * fails for good, or the deadline passes. what names it in messages. A topic's own error (not a
- * partition's) comes in struct attempt with partition -1. */
-static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c,
-                                 const struct admin_args *a, const struct mm2_deadline *dl,
-                                 const char *what, struct mm2_error *err)
+enum mm2_status mm2_kafka_admin_run(struct mm2_kafka *k, const struct admin_call *c,
+                                    const struct admin_args *a, const struct mm2_deadline *dl,
+                                    const char *what, struct mm2_error *err)
 {
     struct handle *h;
     enum mm2_status st = mm2_kafka_handle_get(k, false, &h, err);
@@ -375,7 +341,7 @@ static enum mm2_status admin_run(struct mm2_kafka *k, const struct admin_call *c
         st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
     while (st == MM2_OK) {
         struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
-        struct admin_req r = {NULL, NULL, NULL, NULL, 0};
+        struct admin_req r = {NULL, NULL, NULL, NULL, 0, NULL};
         rd_kafka_AdminOptions_t *o = admin_options(h, c->op, dl);
         rd_kafka_queue_t *q = rd_kafka_queue_new(h->rk);
 
@@ -434,7 +400,7 @@ static enum mm2_status admin_batches(struct mm2_kafka *k, const struct admin_cal
         st = mm2_kafka_handle_tp_index(k, a.tps, a.n, &idx, err);
         a.idx = idx;
         if (st == MM2_OK)
-            st = admin_run(k, c, &a, dl, what, err);
+            st = mm2_kafka_admin_run(k, c, &a, dl, what, err);
         free(idx);
     }
     return st;
@@ -479,7 +445,7 @@ enum mm2_status mm2_kafka_group(struct mm2_kafka *k, const char *group,
         return mm2_kafka_handle_fail(k, err, MM2_USAGE, "group state: no group or no output");
     *out = (struct mm2_group_info){{0}, 0, {0}};
     snprintf(what, sizeof(what), "state of group '%.255s'", group);
-    return admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
+    return mm2_kafka_admin_run(k, &ADMIN_CALLS[ADMIN_GROUP], &a, dl, what, err);
 }
 
 enum mm2_status mm2_kafka_commit(struct mm2_kafka *k, const char *group, const struct mm2_tp *tps,
@@ -531,7 +497,8 @@ enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topi
     if (st == MM2_OK) {
         struct admin_args a = {.tps = tps, .idx = idx, .n = n, .compacted = compacted};
 
-        st = admin_run(k, &ADMIN_CALLS[ADMIN_CONFIGS], &a, dl, "cleanup.policy of the topics", err);
+        st = mm2_kafka_admin_run(k, &ADMIN_CALLS[ADMIN_CONFIGS], &a, dl,
+                                 "cleanup.policy of the topics", err);
     }
     free(idx);
     free(tps);

@@ -8,7 +8,9 @@
  *   mm2_kafka_handle.c   handles, messages, errors, waiting, retries, argument checks, pauses
  *   mm2_kafka.c          the client made from the caller's properties, and freed
  *   mm2_kafka_cluster.c  what the cluster says of itself: id, topics, log offsets (ListOffsets)
- *   mm2_kafka_admin.c    the Admin API calls: group offsets and state, commit, cleanup.policy
+ *   mm2_kafka_admin.c    the Admin API calls: group offsets and state, commit, cleanup.policy,
+ *                        and their one retry loop (mm2_kafka_admin.h)
+ *   mm2_kafka_describe.c what a principal may do (KIP-430), one config's values per topic
  *   mm2_kafka_read.c     the bounded read of one partition, and the records it returns
  *   mm2_kafka_many.c     the read of many partition ranges in one pass
  * This file calls none of the others.

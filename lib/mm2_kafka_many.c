@@ -70,10 +70,14 @@ struct lane {
     struct mm2_error err;
 };
 
-/* The range a message belongs to, or n when none of the lane's does. */
+/* The range a message belongs to, or n when none of the lane's does (an error about no
+ * partition, such as the consumer group's, has no topic). */
 static size_t range_of(const struct lane *l, const rd_kafka_message_t *msg)
 {
-    long i = mm2_kafka_handle_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition);
+    long i =
+        msg->rkt != NULL
+            ? mm2_kafka_handle_tp_find(l->idx, l->n, rd_kafka_topic_name(msg->rkt), msg->partition)
+            : -1;
 
     return i >= 0 ? (size_t)i : l->m->n;
 }

@@ -19,7 +19,7 @@ load offsets_helpers
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
-    "export plan apply verify resume status check rollback-plan "
+    "preflight export plan apply verify resume status check rollback-plan "
   assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
   assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
   assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
@@ -45,6 +45,7 @@ load offsets_helpers
 @test "every command's --help prints its usage and exit codes on stdout and exits 0" {
   local c
   declare -A usage=(
+    [preflight]="preflight --config FILE [--report FILE]"
     [export]="export --config FILE --out FILE [--stable-wait SECONDS]"
     [plan]="plan --config FILE --export FILE --out FILE [--accept-loss TOPIC:PARTITION]..."
     [apply]="apply --config FILE --plan FILE [--backup FILE] [--report FILE] [--replace-stale-offsets]"
@@ -54,7 +55,7 @@ load offsets_helpers
     [check]="check --config FILE --plan FILE [--timeout SECONDS] [--report FILE] [--first-only]"
     [rollback-plan]="rollback-plan --config FILE --out FILE [--plan FILE] [--commit]"
   )
-  for c in export plan apply verify resume status check rollback-plan; do
+  for c in preflight export plan apply verify resume status check rollback-plan; do
     run -0 --separate-stderr offsets "$c" --help
     assert_equal "$stderr" ""
     assert_line --index 0 "Usage: mm2-offsets ${usage[$c]}"
@@ -78,7 +79,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected export, plan, apply, verify, resume, status, check or rollback-plan
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check or rollback-plan
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {
@@ -91,7 +92,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown long option of any command exits 2 with one line and the command's help hint" {
   local c
-  for c in export plan apply verify resume status check rollback-plan; do
+  for c in preflight export plan apply verify resume status check rollback-plan; do
     run -2 offsets "$c" --dry-run
     assert_output "$E $c: error: unknown option '--dry-run'
 $(try "$c")"
@@ -130,9 +131,9 @@ $(try plan)"
   declare -A rest=(
     [export]="--out x.json" [plan]="--export e.json --out p.json" [apply]="--plan p.json"
     [verify]="--plan p.json" [resume]="--plan p.json --approve $BOGUS" [status]="--plan p.json"
-    [check]="--plan p.json" [rollback-plan]="--out r.csv"
+    [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
   )
-  for c in export plan apply verify resume status check rollback-plan; do
+  for c in preflight export plan apply verify resume status check rollback-plan; do
     # shellcheck disable=SC2086 # the options, split on purpose
     run -2 offsets "$c" ${rest[$c]}
     assert_output "$E $c: error: --config FILE is required (the migration INI file)
@@ -255,8 +256,8 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add flink "job = x"
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds
-$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
+  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+$E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
 @test "any librdkafka property is accepted in [source] and [target]" {
@@ -449,7 +450,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   ini_add target 'sasl.password = ${env:MM2_UNSET}'
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds
+$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
@@ -461,7 +462,7 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   ini_add flink "${keys[@]}"
   run -3 offsets verify --config "$INI" --plan p.json
   assert_equal "${#lines[@]}" 33
-  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved"
+  assert_line --index 31 "$E verify: error: $INI: [flink] has no key \"k32\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved"
   assert_line --index 32 "$E verify: error: ... and 8 more problems"
 }
 @test "a relative [connector] file is taken from the INI file's directory" {

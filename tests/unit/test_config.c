@@ -769,14 +769,90 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
     (void)state;
     assert_one_problem(VALID "[connect]\ntimeout = 5\n",
                        INI ": [connect] has no key \"timeout\"; the keys are url, ca.location, "
-                           "request.timeout.seconds, retry.budget.seconds");
+                           "request.timeout.seconds, retry.budget.seconds, config.topic, "
+                           "offset.topic, status.topic, internal.replication.factor, "
+                           "internal.min.insync.replicas");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
-                           "job.id, checkpoint.interval.seconds, topic.mapping, tail.records, "
+                           "job.id, checkpoint.interval.seconds, topic.mapping, "
+                           "isolation.level, retention.margin.seconds, tail.records, "
                            "tail.window, tail.bytes, tail.partitions, headers.preserved, "
                            "timestamps.preserved");
     assert_one_problem(VALID "[connector]\npath = c.json\n",
                        INI ": [connector] has no key \"path\"; the key is file");
+}
+
+/* ---- preflight's keys --------------------------------------------------------------------- */
+
+static void test_config_preflight_defaults(void **state)
+{
+    struct mm2_config c;
+
+    (void)state;
+    assert_valid(VALID, &c);
+    assert_string_equal(c.config_topic, "flink-mm2-connect-configs");
+    assert_string_equal(c.offset_topic, "flink-mm2-connect-offsets");
+    assert_string_equal(c.status_topic, "flink-mm2-connect-status");
+    assert_int_equal(c.internal_rf, 3);
+    assert_int_equal(c.internal_isr, 2);
+    assert_int_equal(c.retention_margin_ms, 86400000);
+    assert_null(c.flink_isolation);
+    assert_null(c.source_principal); /* no sasl.username: unknown */
+    assert_null(c.target_principal);
+    mm2_config_free(&c);
+}
+
+static void test_config_preflight_keys(void **state)
+{
+    struct mm2_config c;
+
+    (void)state;
+    assert_valid("[source]\nbootstrap.servers = src:9092\nsasl.username = mm2-src\n"
+                 "[target]\nbootstrap.servers = tgt:9092\nsasl.username = mm2-tgt\n"
+                 "principal = User:CN=mm2,O=example\n" CONNECT "config.topic = c1\n"
+                 "offset.topic = o1\nstatus.topic = s1\ninternal.replication.factor = 1\n"
+                 "internal.min.insync.replicas = 1\n" FLINK
+                 "isolation.level = read_committed\nretention.margin.seconds = 7200\n" CONNECTOR,
+                 &c);
+    assert_string_equal(c.source_principal, "User:mm2-src");          /* from sasl.username */
+    assert_string_equal(c.target_principal, "User:CN=mm2,O=example"); /* stated wins */
+    assert_null(prop(c.target, c.ntarget, "principal"));              /* not for librdkafka */
+    assert_string_equal(c.config_topic, "c1");
+    assert_string_equal(c.offset_topic, "o1");
+    assert_string_equal(c.status_topic, "s1");
+    assert_int_equal(c.internal_rf, 1);
+    assert_int_equal(c.internal_isr, 1);
+    assert_string_equal(c.flink_isolation, "read_committed");
+    assert_int_equal(c.retention_margin_ms, 7200000);
+    mm2_config_free(&c);
+}
+
+static void test_config_preflight_refusals(void **state)
+{
+    (void)state;
+    assert_one_problem(VALID "[flink]\nisolation.level = committed\n",
+                       INI ": [flink] isolation.level must be read_committed or read_uncommitted "
+                           "(what the Flink job's Kafka source read with), got \"committed\"");
+    assert_one_problem(VALID "[connect]\nconfig.topic = bad topic\n",
+                       INI ": [connect] config.topic must be a topic name: topic name \"bad "
+                           "topic\" has an illegal character at position 4 (allowed: "
+                           "[a-zA-Z0-9._-])");
+    assert_one_problem(VALID "[connect]\ninternal.replication.factor = 0\n",
+                       INI ": [connect] internal.replication.factor must be a whole number from 1 "
+                           "to 32767, got \"0\"");
+    assert_one_problem(VALID "[connect]\ninternal.min.insync.replicas = two\n",
+                       INI ": [connect] internal.min.insync.replicas must be a whole number from "
+                           "1 to 32767, got \"two\"");
+    assert_one_problem(VALID "[source]\nprincipal = alice\n",
+                       INI ": [source] principal must be TYPE:NAME as Kafka's ACLs name it "
+                           "(User:alice), at most 255 characters, got \"alice\"");
+    assert_one_problem(VALID "[connect]\noffset.topic = flink-mm2-connect-status\n",
+                       INI ": [connect] config.topic, offset.topic and status.topic name "
+                           "\"flink-mm2-connect-status\" twice; Connect's three internal "
+                           "topics are three different topics");
+    assert_one_problem(VALID "[connect]\nstatus.topic = a\nstatus.topic = b\n",
+                       INI ": [connect] status.topic is given twice (or continued on an indented "
+                           "line); give it once");
 }
 
 static void test_config_duplicate_keys_in_every_section(void **state)
@@ -1217,7 +1293,9 @@ static void test_config_reports_every_problem_at_once(void **state)
                                        "indented line); give it once");
     assert_string_equal(p.line[1],
                         INI ": [connect] has no key \"timeout\"; the keys are url, "
-                            "ca.location, request.timeout.seconds, retry.budget.seconds");
+                            "ca.location, request.timeout.seconds, retry.budget.seconds, "
+                            "config.topic, offset.topic, status.topic, "
+                            "internal.replication.factor, internal.min.insync.replicas");
     assert_string_equal(p.line[2], INI ": [flink] checkpoint.interval.seconds: environment "
                                        "variable NOPE is not set; set it in the Job's environment "
                                        "(from its Secret)");
@@ -1339,6 +1417,9 @@ int main(void)
         cmocka_unit_test(test_config_unknown_section_given_twice_is_reported_once),
         cmocka_unit_test(test_config_key_outside_any_section),
         cmocka_unit_test(test_config_unknown_keys_list_the_known_ones),
+        cmocka_unit_test(test_config_preflight_defaults),
+        cmocka_unit_test(test_config_preflight_keys),
+        cmocka_unit_test(test_config_preflight_refusals),
         cmocka_unit_test(test_config_duplicate_keys_in_every_section),
         cmocka_unit_test(test_config_indented_continuation_is_a_duplicate),
         cmocka_unit_test(test_config_invalid_url_given_twice_is_reported_once),

@@ -252,6 +252,59 @@ static void test_read_many_spread_fails_with_the_failing_handle(void **state)
     f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
+/* The Kafka protocol's ApiKeys (librdkafka's RD_KAFKAP_ names are internal). */
+#define API_FETCH 1
+#define API_FIND_COORDINATOR 10
+
+/* A broker that refuses the never-joined private group's coordinator lookup
+ * (FindCoordinator: GROUP_AUTHORIZATION_FAILED, what every principal of docs/acls.md gets: none
+ * holds an ACL on that group, none needs one) sends an event of no partition: the read goes on
+ * and returns its records, and never reads a topic out of the event (it has none: a crash on
+ * the least-privilege bed, 2026-12-06). A cluster of its own, whose Fetch answers are held back
+ * 3 s, so that the event comes before any record. */
+static void test_read_many_goes_on_when_the_private_group_is_refused(void **state)
+{
+    struct mock_kafka m;
+    struct mm2_read_range r[1] = {{"g", 0, 0, 3}};
+    struct mm2_record_list out[1];
+    bool cut[1];
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+    struct mm2_read_caps caps = {1 << 20, SIZE_MAX};
+    struct mm2_kafka *k = NULL;
+    rd_kafka_resp_err_t e[64];
+
+    (void)state;
+    memset(&m, 0, sizeof(m));
+    mock_kafka_up(&m);
+    mock_kafka_topic(&m, "g", 1);
+    for (int o = 0; o < 3; o++)
+        assert_int_equal(rd_kafka_producev(m.writer, RD_KAFKA_V_TOPIC("g"), RD_KAFKA_V_PARTITION(0),
+                                           RD_KAFKA_V_VALUE("v", 1),
+                                           RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                           RD_KAFKA_V_END),
+                         0);
+    assert_int_equal(rd_kafka_flush(m.writer, 30000), 0);
+    for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+        e[i] = RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED;
+    rd_kafka_mock_push_request_errors_array(m.mc, API_FIND_COORDINATOR, sizeof(e) / sizeof(e[0]),
+                                            e);
+    rd_kafka_mock_broker_push_request_error_rtts(
+        m.mc, 1, API_FETCH, 4, RD_KAFKA_RESP_ERR_NO_ERROR, 3000, RD_KAFKA_RESP_ERR_NO_ERROR, 3000,
+        RD_KAFKA_RESP_ERR_NO_ERROR, 3000, RD_KAFKA_RESP_ERR_NO_ERROR, 3000);
+    {
+        struct mm2_kv props[] = {{"bootstrap.servers", rd_kafka_mock_cluster_bootstraps(m.mc)}};
+        assert_int_equal(mm2_kafka_new("source", props, 1, &k, &err), MM2_OK);
+    }
+    mm2_deadline_start(&dl, 20000);
+    assert_int_equal(mm2_kafka_read_many(k, r, 1, false, &caps, &dl, out, cut, NULL, &err), MM2_OK);
+    assert_int_equal(out[0].n, 3);
+    assert_false(cut[0]);
+    mm2_record_list_free(&out[0]);
+    mm2_kafka_free(k);
+    mock_kafka_down(&m);
+}
+
 /* A read leaves the partitions it paused paused (resuming 10,000 cost librdkafka about 0.35 s):
  * the next read of the same client that assigns one lifts its pause, a single read included. */
 static void test_a_later_read_lifts_the_pause(void **state)
@@ -362,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_read_many_spreads_the_ranges_over_handles),
         cmocka_unit_test(test_read_many_readers_released_and_made_again),
         cmocka_unit_test(test_read_many_spread_fails_with_the_failing_handle),
+        cmocka_unit_test(test_read_many_goes_on_when_the_private_group_is_refused),
         cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
         cmocka_unit_test(test_read_many_refuses_bad_arguments),
         cmocka_unit_test(test_compacted_request_is_sent_and_waited_for),

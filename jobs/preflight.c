@@ -1,0 +1,687 @@
+/* preflight: what must hold before the cutover, read with the INI's own credentials and judged
+ * by lib/mm2_preflight; each finding on stderr with its fix, and the sealed report (see
+ * preflight.h). Read-only: only describe and list requests are sent, and GET /. */
+#include "preflight.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bind.h"
+#include "clients.h"
+#include "load.h"
+#include "mm2_artifact.h"
+#include "mm2_cli.h"
+#include "mm2_export.h"
+#include "mm2_preflight.h"
+#include "options.h"
+#include "mm2_parse.h"
+#include "pfread.h"
+#include "pfworkers.h"
+
+/* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
+static const struct mm2_exit_note exit_notes[] = {
+    {MM2_OK, "nothing refused; warnings may remain"},
+    {MM2_CHECK_FAILED, "a finding refuses the cutover"},
+    {MM2_USAGE, NULL},
+    {MM2_CONFIG, "the INI file, the connector JSON or the workers' environment"},
+    {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
+    {MM2_UNEXPECTED, "Kafka or Connect"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: " PROG " preflight --config FILE [--report FILE]\n"
+            "       " PROG " preflight --workers [--replication-factor N]\n"
+            "                   [--min-insync-replicas N] [--timeout SECONDS] [--report FILE]\n"
+            "Checks, before Flink is stopped and again just before export, what the cutover\n"
+            "needs, each with the INI's own credentials: the permissions Kafka says each\n"
+            "principal has (KIP-430) on the topics, the Flink group and the cluster;\n"
+            "Connect's internal topics; how long each partition's C stays in the source's\n"
+            "log, against [flink] retention.margin.seconds; the connector against the Flink\n"
+            "job (isolation level, topics an explicit list, refresh.topics.enabled, the\n"
+            "offset-syncs topic of Connect 3.6 to 3.8). Each finding is pass, warn or\n"
+            "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
+            "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
+            "Prints the findings on stderr and the report (JSON) on stdout.\n"
+            "With --workers, in a worker pod (the workers' own credentials, never the\n"
+            "offset Job's): from CONNECT_BOOTSTRAP_SERVERS, CONNECT_GROUP_ID, the three\n"
+            "CONNECT_*_STORAGE_TOPIC and CONNECT_SASL_JAAS_CONFIG (PLAIN), the workers'\n"
+            "principal on its group and the internal topics (Describe, Read, Write), and\n"
+            "those topics' settings.\n"
+            "\n"
+            "Options:\n"
+            "  -c, --config FILE             the migration INI file\n"
+            "  -r, --report FILE             also write the report there\n"
+            "  -w, --workers                 the workers' principal, from their environment\n"
+            "  -R, --replication-factor N    --workers: the internal topics' least (3)\n"
+            "  -I, --min-insync-replicas N   --workers: their least min.insync.replicas (2)\n"
+            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n");
+    job_usage_end(out, 32, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
+}
+
+/* What one run read, and what it found. */
+struct pf {
+    struct job *j;
+    struct mm2_pf_findings f;
+    struct mm2_connect_info info;
+    char source_id[MM2_KAFKA_CLUSTER_ID_MAX], target_id[MM2_KAFKA_CLUSTER_ID_MAX];
+    /* The topics the connector replicates, sorted by name: the explicit list's names (seen on
+     * the source or not) and any other source topic its filter takes; partitions -1 when the
+     * listing did not show it. */
+    struct mm2_xtopic *topics;
+    size_t ntopics, cap;
+    /* [source] may read the group's offsets and every topic's records and configs (no refusal,
+     * nothing not checked): the retention headroom can be read. */
+    bool readable;
+};
+
+static void pf_free(struct pf *x)
+{
+    for (size_t i = 0; i < x->ntopics; i++) {
+        free(x->topics[i].name);
+        free(x->topics[i].target);
+    }
+    free(x->topics);
+    mm2_pf_free(&x->f);
+}
+
+/* Adds the replicated source topic name (partitions: -1 when not listed), once. */
+static enum mm2_status add_topic(struct pf *x, const char *name, int32_t partitions,
+                                 struct mm2_error *err)
+{
+    char target[256];
+    struct mm2_xtopic *t;
+
+    for (size_t i = 0; i < x->ntopics; i++)
+        if (strcmp(x->topics[i].name, name) == 0) {
+            if (partitions >= 0)
+                x->topics[i].partitions = partitions;
+            return MM2_OK;
+        }
+    if (mm2_mirror_target_topic(x->j->mirror, name, target, sizeof(target)) != 0)
+        return mm2_error_set(err, MM2_CONFIG, "topic %.200s: the target topic name is too long",
+                             name);
+    if (x->ntopics == x->cap) {
+        size_t cap = x->cap == 0 ? 16 : 2 * x->cap;
+        struct mm2_xtopic *v = realloc(x->topics, cap * sizeof(*v));
+        if (v == NULL)
+            return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        x->topics = v;
+        x->cap = cap;
+    }
+    t = &x->topics[x->ntopics];
+    *t = (struct mm2_xtopic){.name = strdup(name),
+                             .partitions = partitions,
+                             .replicated = true,
+                             .target = strdup(target),
+                             .target_partitions = -1};
+    x->ntopics++;
+    if (t->name == NULL || t->target == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    return MM2_OK;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct mm2_xtopic *)a)->name, ((const struct mm2_xtopic *)b)->name);
+}
+
+/* The replicated set: the connector's explicit names, and whatever else of the source's
+ * listing its filter takes (a '.' in a name is a regex's any-character: "orders.v1" also takes
+ * "orders_v1"). A listed name the filter leaves out (topics.exclude, an internal name) is a
+ * warning: the connector will not copy it. */
+static enum mm2_status topic_set(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_topic_list src = {0}, tgt = {0};
+    struct mm2_error nerr = {0};
+    struct mm2_deadline dl;
+    char **names = NULL;
+    size_t n = 0;
+    enum mm2_status st;
+
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_topics(j->source, &dl, &src, err);
+    if (st == MM2_OK) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_topics(j->target, &dl, &tgt, err);
+    }
+    if (st == MM2_OK && mm2_pf_topic_names(j->conn.config, &names, &n, &nerr) == MM2_UNEXPECTED)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "%s", nerr.msg);
+    for (size_t i = 0; st == MM2_OK && i < n; i++) {
+        const struct mm2_topic_meta *m = mm2_topics_find(&src, names[i]);
+        if (!mm2_mirror_replicates(j->mirror, names[i]))
+            mm2_pf_add(&x->f, "topics", MM2_PF_WARN, NULL, NULL, NULL,
+                       "topics names %s, but the connector's filter leaves it out "
+                       "(topics.exclude, or an internal topic's name): it will not be copied",
+                       names[i]);
+        else
+            st = add_topic(x, names[i], m != NULL ? m->partitions : -1, err);
+    }
+    for (size_t i = 0; st == MM2_OK && i < src.n; i++) {
+        bool named = false;
+        if (!mm2_mirror_replicates(j->mirror, src.v[i].name))
+            continue;
+        for (size_t k = 0; k < n && !named; k++)
+            named = strcmp(names[k], src.v[i].name) == 0;
+        if (!named && n > 0)
+            mm2_pf_add(&x->f, "topics", MM2_PF_REFUSE, NULL, NULL,
+                       "write the '.' of the entry that takes it as \"\\\\.\" in the "
+                       "connector JSON, or add the topic to topics.exclude",
+                       "the connector also replicates %s, which topics does not name (a '.' in "
+                       "an entry matches any character): Flink did not copy it",
+                       src.v[i].name);
+        st = add_topic(x, src.v[i].name, src.v[i].partitions, err);
+    }
+    if (st == MM2_OK && x->ntopics > 1)
+        qsort(x->topics, x->ntopics, sizeof(*x->topics), by_name);
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++) {
+        const struct mm2_topic_meta *m = mm2_topics_find(&tgt, x->topics[i].target);
+        x->topics[i].target_partitions = m != NULL ? m->partitions : -1;
+    }
+    mm2_pf_names_free(names, n);
+    mm2_topic_list_free(&src);
+    mm2_topic_list_free(&tgt);
+    return st;
+}
+
+/* Who is who: Connect's version and Kafka cluster (GET /), both cluster ids (against the INI's
+ * pins), the connector's topic filter for that version. Returns 0 or the exit code. */
+static int identify(struct pf *x)
+{
+    struct job *j = x->j;
+    struct mm2_deadline dl;
+    struct mm2_error err = {0};
+
+    if (job_connect(j, &err) != MM2_OK || job_kafka(j, true, true, &err) != MM2_OK ||
+        mm2_connect_info(j->connect, &x->info, &err) != MM2_OK ||
+        job_mirror(j, x->info.version, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_info(j, "Connect %s on Kafka cluster %s", x->info.version, x->info.kafka_cluster_id);
+    job_kafka_deadline(j, &dl);
+    if (mm2_kafka_cluster_id(j->source, &dl, x->source_id, sizeof(x->source_id), &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_kafka_deadline(j, &dl);
+    if (mm2_kafka_cluster_id(j->target, &dl, x->target_id, sizeof(x->target_id), &err) != MM2_OK)
+        return job_fail(j, &err);
+    if (job_pins_hold(j, x->source_id, x->target_id) != MM2_OK)
+        return MM2_CONFIG;
+    if (strcmp(x->info.kafka_cluster_id, x->target_id) != 0)
+        mm2_pf_add(&x->f, "connect-cluster", MM2_PF_REFUSE, NULL, NULL,
+                   "point the workers' bootstrap.servers at the target, or [target] at "
+                   "Connect's cluster",
+                   "Connect stores its offsets in Kafka cluster %s, not in the target %s: the "
+                   "offsets written there are not the ones the connector reads [rule "
+                   "wrong-target]",
+                   x->info.kafka_cluster_id, x->target_id);
+    else
+        mm2_pf_add(&x->f, "connect-cluster", MM2_PF_PASS, NULL, NULL, NULL,
+                   "Connect %s keeps its offsets in the target cluster %s", x->info.version,
+                   x->target_id);
+    return MM2_OK;
+}
+
+/* ---- permissions ------------------------------------------------------------------------- */
+
+/* The INI's bootstrap.servers of a section's properties. */
+static const char *bootstrap(const struct mm2_kv *props, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(props[i].key, "bootstrap.servers") == 0)
+            return props[i].value;
+    return "";
+}
+
+/* Who the INI's [source] (target false) or [target] section logs in as; a finding when the INI
+ * does not say (no principal, no sasl.username): the fix lines then name User:UNKNOWN. */
+static struct mm2_pf_who who(struct pf *x, bool target)
+{
+    const struct mm2_config *c = &x->j->cfg;
+    struct mm2_pf_who w = {
+        target ? "target" : "source", target ? c->target_principal : c->source_principal,
+        target ? bootstrap(c->target, c->ntarget) : bootstrap(c->source, c->nsource)};
+
+    if (w.principal == NULL) {
+        w.principal = "User:UNKNOWN";
+        mm2_pf_add(&x->f, "principal", MM2_PF_WARN, NULL, NULL,
+                   target ? "set [target] principal = User:NAME (or the TLS certificate's "
+                            "mapped name) in the INI"
+                          : "set [source] principal = User:NAME (or the TLS certificate's "
+                            "mapped name) in the INI",
+                   "[%s] has neither principal nor sasl.username: the fix lines below name "
+                   "User:UNKNOWN where the principal those credentials log in as belongs",
+                   w.role);
+    }
+    return w;
+}
+
+/* The source, with [source]'s credentials: every replicated topic, and the Flink group. */
+static enum mm2_status source_acls(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    const struct mm2_pf_who w = who(x, false);
+    const char **names = calloc(x->ntopics + 1, sizeof(*names));
+    struct mm2_kafka_described *d = calloc(x->ntopics + 1, sizeof(*d)), g;
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (names == NULL || d == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
+        names[i] = x->topics[i].name;
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && x->ntopics > 0)
+        st = mm2_kafka_describe_topics(j->source, names, x->ntopics, d, &dl, err);
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++) {
+        struct mm2_pf_auth a = job_pf_auth(&d[i]);
+        mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
+                    "Metadata, ListOffsets and OffsetFetch of export");
+        mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_READ, MM2_PF_REFUSE,
+                    "Fetch of export's boundary read (read_committed) and of check");
+        mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_DESCRIBE_CONFIGS,
+                    MM2_PF_REFUSE,
+                    "DescribeConfigs of cleanup.policy in export, and of the connector's "
+                    "createNewTopics");
+        if (d[i].seen == MM2_KAFKA_SEEN_OPS && x->topics[i].partitions < 0)
+            x->topics[i].partitions = d[i].partitions; /* not listed: the listing omits it */
+        if (d[i].seen == MM2_KAFKA_SEEN_ABSENT)
+            x->topics[i].partitions = 0; /* nothing to read */
+        else if (!mm2_pf_allows(a.ops, MM2_PF_OP_READ) ||
+                 !mm2_pf_allows(a.ops, MM2_PF_OP_DESCRIBE_CONFIGS) || a.seen != MM2_PF_SEEN_OPS)
+            x->readable = false;
+    }
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK)
+        st = mm2_kafka_describe_group(j->source, j->cfg.group, &g, &dl, err);
+    if (st == MM2_OK) {
+        struct mm2_pf_auth a = job_pf_auth(&g);
+        mm2_pf_need(&x->f, &w, MM2_PF_GROUP, j->cfg.group, &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
+                    "FindCoordinator and OffsetFetch of export's committed offsets");
+        mm2_pf_need(&x->f, &w, MM2_PF_GROUP, j->cfg.group, &a, MM2_PF_OP_READ, MM2_PF_WARN,
+                    "OffsetCommit of rollback-plan --commit, and nothing else");
+        if (a.seen != MM2_PF_SEEN_OPS || !mm2_pf_allows(a.ops, MM2_PF_OP_DESCRIBE))
+            x->readable = false;
+    }
+    free(names);
+    free(d);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source]");
+}
+
+/* One target topic against its source: missing (the plan refuses it; the connector would
+ * create it, which needs Create on the cluster) or with fewer partitions (the connector adds
+ * them: Alter). Whether the cluster's operations are needed is returned. */
+static bool target_layout(struct pf *x, const struct mm2_pf_who *w, const struct mm2_xtopic *t,
+                          const struct mm2_kafka_described *d)
+{
+    char res[320];
+    struct mm2_pf_auth a = job_pf_auth(d);
+
+    (void)snprintf(res, sizeof(res), "Topic:%s", t->target);
+    if (d->seen == MM2_KAFKA_SEEN_ABSENT) {
+        mm2_pf_add(&x->f, "target-topic", MM2_PF_REFUSE, NULL, res, NULL,
+                   "target topic %s of source topic %s does not exist: Flink wrote there, so "
+                   "the name or the replication policy is wrong; plan refuses it too [rule "
+                   "target-missing]",
+                   t->target, t->name);
+        return true;
+    }
+    if (d->seen == MM2_KAFKA_SEEN_OPS && t->partitions >= 0 && d->partitions != t->partitions) {
+        mm2_pf_add(&x->f, "target-topic", MM2_PF_REFUSE, NULL, res, NULL,
+                   "target topic %s has %d partitions, source topic %s %d: records would land "
+                   "in other partitions than Flink wrote them to [rule partition-count]",
+                   t->target, (int)d->partitions, t->name, (int)t->partitions);
+        if (d->partitions < t->partitions)
+            mm2_pf_need(&x->f, w, MM2_PF_TOPIC, t->target, &a, MM2_PF_OP_ALTER, MM2_PF_REFUSE,
+                        "CreatePartitions of the connector's target admin");
+    }
+    return false;
+}
+
+/* The target, with [target]'s credentials: every target topic, and the cluster's Create when
+ * one is missing. */
+static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    const struct mm2_pf_who w = who(x, true);
+    const char **names = calloc(x->ntopics + 1, sizeof(*names));
+    struct mm2_kafka_described *d = calloc(x->ntopics + 1, sizeof(*d)), c;
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+    bool create = false;
+
+    if (names == NULL || d == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
+        names[i] = x->topics[i].target;
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && x->ntopics > 0)
+        st = mm2_kafka_describe_topics(j->target, names, x->ntopics, d, &dl, err);
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++) {
+        struct mm2_pf_auth a = job_pf_auth(&d[i]);
+        mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_DESCRIBE, MM2_PF_REFUSE,
+                    "Metadata and ListOffsets of export and of apply's re-check");
+        mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_READ, MM2_PF_REFUSE,
+                    "Fetch of the target's records in export's boundary read and in check");
+        if (d[i].seen != MM2_KAFKA_SEEN_ABSENT) /* absent: Create on the cluster, below */
+            mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[i], &a, MM2_PF_OP_CREATE, MM2_PF_WARN,
+                        "CreateTopics of the connector's target admin, should the topic be "
+                        "deleted and its source topic still be replicated (docs/acls.md)");
+        create |= target_layout(x, &w, &x->topics[i], &d[i]);
+    }
+    job_kafka_deadline(j, &dl);
+    if (st == MM2_OK && create)
+        st = mm2_kafka_describe_cluster(j->target, &c, &dl, err);
+    if (st == MM2_OK && create) {
+        struct mm2_pf_auth a = job_pf_auth(&c);
+        mm2_pf_need(&x->f, &w, MM2_PF_CLUSTER, NULL, &a, MM2_PF_OP_CREATE, MM2_PF_REFUSE,
+                    "CreateTopics of the connector's target admin, for the missing target topic");
+    }
+    free(names);
+    free(d);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[target]");
+}
+
+/* ---- Connect's internal topics ------------------------------------------------------------ */
+
+/* The three on the target, with [target]'s credentials. */
+static enum mm2_status internal_topics(struct pf *x, struct mm2_error *err)
+{
+    const struct mm2_config *c = &x->j->cfg;
+    const struct mm2_pf_who w = {"target",
+                                 c->target_principal != NULL ? c->target_principal : "User:UNKNOWN",
+                                 bootstrap(c->target, c->ntarget)};
+    const char *const names[3] = {c->config_topic, c->offset_topic, c->status_topic};
+    static const char *const keys[3] = {"[connect] config.topic", "[connect] offset.topic",
+                                        "[connect] status.topic"};
+
+    return job_pf_internal_topics(x->j, x->j->target, &w, names, keys, c->internal_rf,
+                                  c->internal_isr, &x->f, err) == MM2_OK
+               ? MM2_OK
+               : mm2_error_prefix(err, "[target]");
+}
+
+/* ---- retention headroom on the source ----------------------------------------------------- */
+
+/* The source partitions to judge (those of the topics that exist), in topic order. */
+static struct mm2_tp *source_partitions(const struct pf *x, size_t *n)
+{
+    size_t np = 0, k = 0;
+    struct mm2_tp *tps;
+
+    for (size_t i = 0; i < x->ntopics; i++)
+        np += x->topics[i].partitions > 0 ? (size_t)x->topics[i].partitions : 0;
+    tps = calloc(np + 1, sizeof(*tps));
+    for (size_t i = 0; tps != NULL && i < x->ntopics; i++)
+        for (int32_t p = 0; p < x->topics[i].partitions; p++)
+            tps[k++] = (struct mm2_tp){x->topics[i].name, p};
+    *n = np;
+    return tps;
+}
+
+/* What limits each topic's log by time: retention.ms, or -1 (unlimited) when it is -1 or its
+ * cleanup.policy has no "delete"; a warning per topic whose retention.bytes is set (its size is
+ * not asked: librdkafka 2.8 has no DescribeLogDirs). */
+static enum mm2_status retention_of(struct pf *x, const char **names, size_t n, long long *ms,
+                                    struct mm2_error *err)
+{
+    struct mm2_kafka_config_value *v = calloc(3 * n + 1, sizeof(*v));
+    static const char *const keys[3] = {"retention.ms", "cleanup.policy", "retention.bytes"};
+    struct mm2_deadline dl;
+    enum mm2_status st = v == NULL ? mm2_error_set(err, MM2_UNEXPECTED, "out of memory") : MM2_OK;
+
+    for (int k = 0; st == MM2_OK && k < 3; k++) {
+        job_kafka_deadline(x->j, &dl);
+        st = mm2_kafka_describe_config(x->j->source, names, n, keys[k], v + k * n, &dl, err);
+    }
+    for (size_t i = 0; st == MM2_OK && i < n; i++) {
+        char *end = NULL;
+        ms[i] = strtoll(v[i].value, &end, 10);
+        if (v[i].seen != MM2_KAFKA_SEEN_OPS || end == v[i].value || *end != '\0')
+            st = mm2_error_set(err, MM2_UNEXPECTED, "topic %.200s: no retention.ms in the answer",
+                               names[i]);
+        else if (v[n + i].seen == MM2_KAFKA_SEEN_OPS && strstr(v[n + i].value, "delete") == NULL)
+            ms[i] = -1; /* compacted only: no time limit */
+        if (st == MM2_OK && v[2 * n + i].seen == MM2_KAFKA_SEEN_OPS &&
+            strcmp(v[2 * n + i].value, "-1") != 0)
+            mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
+                       "not checked: %s has retention.bytes=%s, which needs the partitions' "
+                       "sizes (librdkafka 2.8 has no DescribeLogDirs); export's two reads give "
+                       "the produce rate to estimate it",
+                       names[i], v[2 * n + i].value);
+    }
+    free(v);
+    return st;
+}
+
+/* The first record at or after each partition's C, read in one pass (at most 8 offsets past
+ * C: transaction markers and compacted offsets have no record). */
+static enum mm2_status records_at_c(struct pf *x, const struct mm2_tp *tps, size_t n,
+                                    const int64_t *c, const int64_t *start, const int64_t *end,
+                                    struct mm2_record_list *out, struct mm2_error *err)
+{
+    struct mm2_read_range *r = calloc(n + 1, sizeof(*r));
+    size_t *of = calloc(n + 1, sizeof(*of)), m = 0;
+    struct mm2_record_list *got = calloc(n + 1, sizeof(*got));
+    bool *cut = calloc(n + 1, sizeof(*cut));
+    const struct mm2_read_caps caps = {64 * 1024, SIZE_MAX};
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (r == NULL || of == NULL || got == NULL || cut == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < n; i++)
+        if (c[i] >= 0 && c[i] >= start[i] && c[i] < end[i]) {
+            r[m] = (struct mm2_read_range){tps[i].topic, tps[i].partition, c[i],
+                                           end[i] - c[i] > 8 ? c[i] + 8 : end[i]};
+            of[m++] = i;
+        }
+    job_kafka_deadline(x->j, &dl);
+    if (st == MM2_OK && m > 0)
+        st = mm2_kafka_read_many(x->j->source, r, m, false, &caps, &dl, got, cut, NULL, err);
+    for (size_t q = 0; q < m; q++) {
+        out[of[q]] = got[q];
+        got[q] = (struct mm2_record_list){NULL, 0};
+    }
+    for (size_t q = 0; got != NULL && q < m; q++)
+        mm2_record_list_free(&got[q]);
+    free(r);
+    free(of);
+    free(got);
+    free(cut);
+    return st;
+}
+
+/* Per partition, how long until C falls below the log start, against [flink]
+ * retention.margin.seconds; one pass per topic with its least headroom. */
+static void judge_headroom(struct pf *x, const struct mm2_tp *tps, size_t n, const int64_t *c,
+                           const int64_t *start, const int64_t *end,
+                           const struct mm2_record_list *rec, const char **names,
+                           const long long *ms)
+{
+    const struct mm2_pf_who w = {"source", "", bootstrap(x->j->cfg.source, x->j->cfg.nsource)};
+    int64_t now = (int64_t)time(NULL) * 1000;
+
+    for (size_t t = 0, i = 0; names[t] != NULL; t++) {
+        long long least = LLONG_MAX;
+        bool ok = true;
+        for (; i < n && strcmp(tps[i].topic, names[t]) == 0; i++) {
+            struct mm2_pf_headroom h = {tps[i].topic,
+                                        tps[i].partition,
+                                        c[i],
+                                        start[i],
+                                        end[i],
+                                        rec[i].n > 0 && rec[i].v[0].timestamp >= 0,
+                                        rec[i].n > 0 ? rec[i].v[0].timestamp : 0,
+                                        ms[t]};
+            long long left = mm2_pf_headroom(&x->f, &w, &h, now, x->j->cfg.retention_margin_ms);
+            ok = ok && left >= 0;
+            least = left >= 0 && left < least ? left : least;
+        }
+        if (ok && least == LLONG_MAX)
+            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
+                       "%s: no time limit on C (retention.ms=-1, compacted only, or nothing at "
+                       "C yet)",
+                       names[t]);
+        else if (ok)
+            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
+                       "%s: C stays in the log at least %lld s more in every partition, above the "
+                       "margin of %ld s",
+                       names[t], least / 1000, x->j->cfg.retention_margin_ms / 1000);
+    }
+}
+
+/* The retention headroom of every replicated source partition, read with [source]'s credentials
+ * when they may (source_acls said so): C, the log's bounds, the record at C, retention.ms. */
+static enum mm2_status headroom(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    size_t n = 0, nt = 0;
+    struct mm2_tp *tps = source_partitions(x, &n);
+    const char **names = calloc(x->ntopics + 1, sizeof(*names));
+    long long *ms = calloc(x->ntopics + 1, sizeof(*ms));
+    int64_t *c = calloc(n + 1, sizeof(*c)), *start = calloc(n + 1, sizeof(*start)),
+            *end = calloc(n + 1, sizeof(*end));
+    struct mm2_record_list *rec = calloc(n + 1, sizeof(*rec));
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (tps == NULL || names == NULL || ms == NULL || c == NULL || start == NULL || end == NULL ||
+        rec == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
+        if (x->topics[i].partitions > 0)
+            names[nt++] = x->topics[i].name;
+    if (st == MM2_OK && !x->readable)
+        mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
+                   "not checked: the retention headroom needs [source] to read the group's "
+                   "offsets, the topics and their configs (see the findings above)");
+    else if (st == MM2_OK && n > 0) {
+        st = retention_of(x, names, nt, ms, err);
+        job_kafka_deadline(j, &dl);
+        if (st == MM2_OK)
+            st = mm2_kafka_committed(j->source, j->cfg.group, tps, n, c, &dl, err);
+        job_kafka_deadline(j, &dl);
+        if (st == MM2_OK)
+            st = mm2_kafka_log_offsets(j->source, tps, n, start, end, NULL, &dl, err);
+        if (st == MM2_OK)
+            st = records_at_c(x, tps, n, c, start, end, rec, err);
+        if (st == MM2_OK)
+            judge_headroom(x, tps, n, c, start, end, rec, names, ms);
+    }
+    for (size_t i = 0; rec != NULL && i < n; i++)
+        mm2_record_list_free(&rec[i]);
+    free(tps);
+    free(names);
+    free(ms);
+    free(c);
+    free(start);
+    free(end);
+    free(rec);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source] retention headroom");
+}
+
+/* The report: kind, when, Connect's version, the migration, the findings; sealed, written to
+ * path (when given) and printed. */
+static enum mm2_status report(struct pf *x, const char *path, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_binding b = {.group = j->cfg.group,
+                            .source_cluster = x->source_id,
+                            .target_cluster = x->target_id,
+                            .connector = j->conn.name,
+                            .alias = j->conn.alias,
+                            .config_digest = j->conn.digest,
+                            .config_view = j->conn.view,
+                            .topics = x->topics,
+                            .ntopics = x->ntopics};
+    cJSON *root = cJSON_CreateObject();
+    char created[32];
+    enum mm2_status st;
+
+    job_utc_now(created, sizeof(created));
+    if (root == NULL || cJSON_AddStringToObject(root, "kind", MM2_KIND_PREFLIGHT) == NULL ||
+        cJSON_AddStringToObject(root, "created", created) == NULL ||
+        cJSON_AddStringToObject(root, "connect_version", x->info.version) == NULL ||
+        cJSON_AddBoolToObject(root, "refused", mm2_pf_refused(&x->f)) == NULL) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    st = mm2_binding_add_json(root, &b, err);
+    if (st == MM2_OK)
+        st = job_pf_report(root, &x->f, path, err);
+    cJSON_Delete(root);
+    return st;
+}
+
+static int run(struct pf *x, const char *path)
+{
+    struct job *j = x->j;
+    struct mm2_error err = {0};
+    int rc = identify(x);
+
+    if (rc != MM2_OK)
+        return rc;
+    mm2_pf_connector(&x->f, j->conn.config, j->cfg.flink_isolation, x->info.version);
+    if (topic_set(x, &err) != MM2_OK || source_acls(x, &err) != MM2_OK ||
+        target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK ||
+        headroom(x, &err) != MM2_OK)
+        return job_fail(j, &err);
+    job_pf_say(j, &x->f);
+    if (report(x, path, &err) != MM2_OK)
+        return job_fail(j, &err);
+    return job_pf_verdict(j, &x->f);
+}
+
+/* --replication-factor / --min-insync-replicas of --workers: 1 to 32767. */
+static int count_opt(struct job *j, const char *name, const char *v, long *out)
+{
+    if (v != NULL && mm2_parse_long(v, 1, 32767, out) != 0)
+        return job_usage_error(j, "--%s must be a whole number from 1 to 32767, got \"%.40s\"",
+                               name, v);
+    return MM2_OK;
+}
+
+int cmd_preflight(struct job *j, int argc, char **argv)
+{
+    const char *config = NULL, *path = NULL, *rf_s = NULL, *isr_s = NULL;
+    bool workers = false;
+    long rf = 3, isr = 2, timeout_ms = -1;
+    const struct job_opt opts[] = {
+        {"config", 'c', JOB_OPT_STRING, &config},
+        {"report", 'r', JOB_OPT_STRING, &path},
+        {"workers", 'w', JOB_OPT_FLAG, &workers},
+        {"replication-factor", 'R', JOB_OPT_STRING, &rf_s},
+        {"min-insync-replicas", 'I', JOB_OPT_STRING, &isr_s},
+        {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
+    };
+    struct pf x = {.j = j, .readable = true};
+    bool done;
+    int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
+
+    if (rc != MM2_OK || done)
+        return rc;
+    if (workers && config != NULL)
+        return job_usage_error(j, "--workers takes no --config: it reads the workers' own "
+                                  "environment (CONNECT_*)");
+    if (!workers && (rf_s != NULL || isr_s != NULL || timeout_ms >= 0))
+        return job_usage_error(j, "--replication-factor, --min-insync-replicas and --timeout go "
+                                  "with --workers; the INI states them in [connect]");
+    if (workers) {
+        rc = count_opt(j, "replication-factor", rf_s, &rf);
+        if (rc == MM2_OK)
+            rc = count_opt(j, "min-insync-replicas", isr_s, &isr);
+        return rc != MM2_OK
+                   ? rc
+                   : job_pf_workers(j, rf, isr, timeout_ms > 0 ? timeout_ms : 100000, path);
+    }
+    rc = job_load(j, config);
+    if (rc != MM2_OK)
+        return rc;
+    rc = run(&x, path);
+    pf_free(&x);
+    return rc;
+}
