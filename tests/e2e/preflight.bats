@@ -1,0 +1,180 @@
+#!/usr/bin/env bats
+# mm2-offsets preflight on the least-privilege bed (docs/acls.md): with every row the page lists
+# it passes; with one row of the logins it holds taken away it refuses, naming the principal,
+# the operation and the resource, with the kafka-acls.sh line that grants it back. make test
+# runs one such row; make preflight-table runs every row of the page (tag acl-table).
+# shellcheck disable=SC2154 # output and stderr are set by bats' run
+load helpers
+load offsets_helpers
+
+# pf_files DIR NAME REGEX: the migration's files, with the principals the INI's logins are
+# and Connect's internal topics as the bed names them (one broker: factor 1, min ISR 1).
+pf_files() {
+  oj_files "$1" "$2" "$3"
+  awk -v sp="User:$BED_SOURCE_USER" -v tp="User:$BED_TARGET_USER" -v ct="$BED_CONFIG_TOPIC" \
+    -v ot="$BED_OFFSET_TOPIC" -v st="$BED_STATUS_TOPIC" '{ print }
+    /^sasl.password = .*MM2_SOURCE_SASL_PASSWORD/ { print "principal = " sp }
+    /^sasl.password = .*MM2_TARGET_SASL_PASSWORD/ { print "principal = " tp }
+    /^retry.budget.seconds/ { print "config.topic = " ct; print "offset.topic = " ot
+      print "status.topic = " st; print "internal.replication.factor = 1"
+      print "internal.min.insync.replicas = 1" }
+    /^checkpoint.interval.seconds/ { print "isolation.level = read_committed" }' \
+    "$1/migration.ini" >"$1/migration.ini.new"
+  mv "$1/migration.ini.new" "$1/migration.ini"
+  chmod 0644 "$1/migration.ini"
+}
+
+setup_file() {
+  PF=$(oj_dir pf)
+  export PF
+  pf_files "$PF" pf 'pf\\.orders'
+  topics_both pf.orders:2
+  produce pf.orders 100 2
+  flink pf-flink pf.orders 0:20,1:30
+}
+
+# the rows of docs/acls.md the INI's logins hold (source and target), that the bed grants:
+# "LINE ROLE OPERATION RESOURCE WHEN NAME" each (the name last: it may hold a space).
+pf_rows() {
+  awk -F'|' '/^## Principal: /{role=$0; sub(/^## Principal: /, "", role); next}
+    /^## /{role=""}
+    role ~ /^(source|target)$/ && /^\| (source|target) \|/ {
+      gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/^ +| +$/, "", $5); gsub(/ /, "", $7)
+      if ($7 == "always" || $7 == "commit") print NR, role, $3, $4, $7, $5 }' "$E2E_ROOT/docs/acls.md"
+}
+
+# refuses_row LINE ROLE OP RESOURCE NAME WHEN: with the row of LINE revoked, preflight names it
+# with the kafka-acls.sh line that grants it back, and refuses (exit 1); a row it only warns
+# about (Read on the Flink group, which only rollback-plan --commit needs; Create on a target
+# topic that exists) leaves it at exit 0. The row is granted again whatever happens.
+refuses_row() {
+  local line=$1 role=$2 op=$3 res=$4 name=$5 when=$6 principal rc err want code=1
+  principal=User:$BED_SOURCE_USER
+  [ "$role" = target ] && principal=User:$BED_TARGET_USER
+  name=${name//\{replicated topic\}/pf.orders}
+  name=${name//\{flink group\}/pf-flink}
+  local names=(--name "replicated topic=pf.orders" --name "flink group=pf-flink")
+  if [ "$when" = commit ] || [ "$op" = Create ]; then code=0; fi
+  run -0 "${KIT[@]}" grant --revoke-line "$line" "${names[@]}"
+  # Read implies Describe (StandardAuthorizerData): a Describe row goes with the rows of the same
+  # principal and resource that imply it, or its absence would not show.
+  if [ "$op" = Describe ]; then
+    local other
+    for other in $(pf_rows | awk -v r="$role" -v t="$res" -v n="$5" \
+      '$2 == r && $4 == t && $3 ~ /^(Read|Write|Delete|Alter)$/ {
+        x = $6; for (i = 7; i <= NF; i++) x = x " " $i; if (x == n) print $1 }'); do
+      run -0 "${KIT[@]}" grant --revoke-line "$other" "${names[@]}"
+    done
+  fi
+  run --separate-stderr oj "$PF" preflight --config migration.ini
+  rc=$status err=$stderr
+  run -0 "${KIT[@]}" grant --role "$role" "${names[@]}"
+  [ "$rc" -eq "$code" ] || fail "line $line ($role $op $res $name) revoked: preflight exited $rc, not $code: $err"
+  want="--allow-principal $principal --operation $op --${res,,} $name"
+  [[ "$err" == *"$want"* ]] || fail "line $line revoked: preflight did not say \"$want\": $err"
+}
+
+@test "preflight passes with the rows of docs/acls.md and nothing more, and writes its report" {
+  run -0 --separate-stderr oj "$PF" preflight --config migration.ini --report preflight.json
+  [[ "$stderr" != *"refused:"* ]] || fail "preflight refused: $stderr"
+  run -0 jq -e '.refused == false' "$PF/preflight.json"
+}
+
+@test "preflight refuses a missing Read on a replicated topic, naming the principal, the operation, the topic and the grant" {
+  local line role op res when name
+  read -r line role op res when name < <(pf_rows | awk '$2 == "source" && $3 == "Read" && $4 == "Topic"')
+  [ -n "${line:-}" ] || fail "docs/acls.md has no source Read Topic row"
+  refuses_row "$line" "$role" "$op" "$res" "$name" "$when"
+}
+
+# bats test_tags=acl-table
+@test "preflight names every row of docs/acls.md the cutover's logins hold, each taken away in turn" {
+  local n=0
+  while read -r line role op res when name; do
+    refuses_row "$line" "$role" "$op" "$res" "$name" "$when"
+    n=$((n + 1))
+  done < <(pf_rows)
+  [ "$n" -ge 5 ] || fail "only $n rows checked"
+}
+
+# The workers' rows: "LINE OPERATION RESOURCE WHEN NAME" each.
+worker_rows() {
+  awk -F'|' '/^## Principal: workers/{on=1; next} /^## /{on=0}
+    on && /^\| target \|/ { gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/^ +| +$/, "", $5); gsub(/ /, "", $7)
+      print NR, $3, $4, $7, $5 }' "$E2E_ROOT/docs/acls.md"
+}
+
+# bats test_tags=acl-table
+@test "preflight --workers, in a worker, names every row of the workers' internal topics taken away in turn; the two it cannot ask are said so" {
+  local line op res when name n=0 skipped=() want rc err code
+  local names=(--name "worker group=$BED_GROUP" --name "config topic=$BED_CONFIG_TOPIC"
+    --name "offsets topic=$BED_OFFSET_TOPIC" --name "status topic=$BED_STATUS_TOPIC")
+  while read -r line op res when name; do
+    case $name in
+      # Kafka describes no Connect group to librdkafka 2.8, and a worker pod has no topic list:
+      # preflight says "not checked" for the first; tests/e2e/acls.bats shows the second.
+      "{worker group}" | "{replicated topic}") skipped+=("$op $name"); continue ;;
+    esac
+    name=${name//\{config topic\}/$BED_CONFIG_TOPIC}
+    name=${name//\{offsets topic\}/$BED_OFFSET_TOPIC}
+    name=${name//\{status topic\}/$BED_STATUS_TOPIC}
+    code=1
+    [ "$op" = DescribeConfigs ] && code=0 # Connect's own cleanup.policy check is optional: a warning
+    run -0 "${KIT[@]}" grant --revoke-line "$line" "${names[@]}"
+    run --separate-stderr timeout 120 podman exec "$(bed_worker_name 1)" mm2-offsets preflight --workers \
+      --replication-factor 1 --min-insync-replicas 1
+    rc=$status err=$stderr
+    run -0 "${KIT[@]}" grant --role workers "${names[@]}"
+    [ "$rc" -eq "$code" ] || fail "line $line ($op $res $name) revoked: preflight --workers exited $rc, not $code: $err"
+    want="--allow-principal User:$BED_CONNECT_USER --operation $op --${res,,} $name"
+    [[ "$err" == *"$want"* ]] || fail "line $line revoked: preflight --workers did not say \"$want\": $err"
+    n=$((n + 1))
+  done < <(worker_rows)
+  [ "$n" -eq 9 ] || fail "$n internal-topic rows checked, not 9"
+  assert_equal "${skipped[*]}" "Read {worker group} Write {replicated topic}"
+  run -0 --separate-stderr timeout 120 podman exec "$(bed_worker_name 1)" mm2-offsets preflight --workers \
+    --replication-factor 1 --min-insync-replicas 1
+  [[ "$stderr" == *"not checked: Read on Group:$BED_GROUP"* ]] || fail "preflight --workers said: $stderr"
+}
+
+# pf_variant NAME SED...: a copy of the migration's files in a directory of its own, its INI
+# changed by the sed expressions.
+pf_variant() {
+  local d
+  d=$(oj_dir "$1")
+  shift
+  cp "$PF/connector.json" "$d/connector.json"
+  sed "$@" "$PF/migration.ini" >"$d/migration.ini"
+  chmod 0644 "$d/connector.json" "$d/migration.ini"
+  printf '%s' "$d"
+}
+
+@test "preflight refuses a Flink job that read read_uncommitted when the connector reads read_committed" {
+  d=$(pf_variant pf-iso -e 's/^isolation.level = read_committed/isolation.level = read_uncommitted/')
+  run -1 --separate-stderr oj "$d" preflight --config migration.ini
+  [[ "$stderr" == *"refused: isolation: "*"read_committed"*"read_uncommitted"* ]] || fail "preflight said: $stderr"
+}
+
+# bats test_tags=acl-table
+@test "preflight refuses a C whose record the source's retention.ms removes before the cutover can use it" {
+  "${KIT[@]}" create-topics --bootstrap "$BED_SRC_BOOTSTRAP" --config retention.ms=3600000 pfr.orders:1 >/dev/null
+  "${KIT[@]}" create-topics --bootstrap "$BED_TGT_BOOTSTRAP" pfr.orders:1 >/dev/null
+  produce pfr.orders 10 1
+  flink pfr-flink pfr.orders 0:5
+  d=$(pf_variant pfr -e 's/^group.id = .*/group.id = pfr-flink/')
+  sed -i 's/pf\\\\.orders/pfr\\\\.orders/' "$d/connector.json"
+  run -1 --separate-stderr oj "$d" preflight --config migration.ini
+  [[ "$stderr" == *"refused: retention: pfr.orders-0: "*"retention.ms=3600000"*"--add-config retention.ms="* ]] ||
+    fail "preflight said: $stderr"
+}
+
+# bats test_tags=acl-table
+@test "preflight --workers refuses a config topic with 3 partitions and cleanup.policy=delete" {
+  "${KIT[@]}" create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" pf-bad-configs:3 >/dev/null
+  "${KIT[@]}" grant --role workers --name "config topic=pf-bad-configs" >/dev/null
+  run -1 --separate-stderr timeout 120 podman exec -e CONNECT_CONFIG_STORAGE_TOPIC=pf-bad-configs \
+    "$(bed_worker_name 1)" mm2-offsets preflight --workers --replication-factor 1 --min-insync-replicas 1
+  [[ "$stderr" == *"Connect's config topic pf-bad-configs has cleanup.policy=delete, not compact"* ]] ||
+    fail "preflight --workers said: $stderr"
+  [[ "$stderr" == *"Connect's config topic pf-bad-configs has 3 partitions, not 1"* ]] || fail "preflight --workers said: $stderr"
+}
