@@ -140,22 +140,25 @@ def principals_from_env():
 
 
 def grant(names, roles=None, timeout=30, revoke=False, only_line=None):
-    """Grants (or with revoke, deletes) every row of the page whose placeholders names fills,
-    of roles (all if None), on the cluster the row says.  Returns the bindings touched."""
+    """Grants (or with revoke, deletes) every row of the page whose placeholders names fills (a
+    dict, or a list of dicts: one request per cluster for all), of roles (all if None), on the
+    cluster the row says.  Returns the bindings touched."""
     page = os.environ.get("BEDKIT_ACL_PAGE")
     if not page:
         return []
     version = os.environ.get("BEDKIT_KAFKA_VERSION", "")
     principals = principals_from_env()
     by_cluster = {"source": [], "target": []}
-    for r in acl_rows(page):
-        if roles and r["role"] not in roles:
-            continue
-        if only_line is not None and r["line"] != only_line:
-            continue
-        if only_line is None and not acl_granted(r, version):
-            continue
-        by_cluster[r["cluster"]] += acl_bindings(r, names, principals)
+    rows = acl_rows(page)
+    for one in names if isinstance(names, list) else [names]:
+        for r in rows:
+            if roles and r["role"] not in roles:
+                continue
+            if only_line is not None and r["line"] != only_line:
+                continue
+            if only_line is None and not acl_granted(r, version):
+                continue
+            by_cluster[r["cluster"]] += acl_bindings(r, one, principals)
     done = []
     for cluster, bindings in by_cluster.items():
         if not bindings:
@@ -194,15 +197,12 @@ def cmd_grant(a):
     if len(many) > 1:
         fail(2, f"--name: only one placeholder may list several values, not {', '.join(many)}")
     sets = [dict(names, **{many[0]: v}) for v in names[many[0]].split(",") if v] if many else [names]
-    done = []
-    for one in sets:
-        if a.revoke_line is not None:
-            got = grant(one, roles, a.timeout, revoke=True, only_line=a.revoke_line)
-            if not got:
-                fail(2, f"line {a.revoke_line} of the ACL page is no row these names fill")
-        else:
-            got = grant(one, roles, a.timeout)
-        done += got
+    if a.revoke_line is not None:
+        done = grant(sets, roles, a.timeout, revoke=True, only_line=a.revoke_line)
+        if not done:
+            fail(2, f"line {a.revoke_line} of the ACL page is no row these names fill")
+    else:
+        done = grant(sets, roles, a.timeout)
     for cluster, b in done:
         print(f"{cluster} {b.principal} {b.operation.name} {b.restype.name} {b.name} "
               f"{b.resource_pattern_type.name}")
@@ -248,8 +248,7 @@ def cmd_create_topics(a):
     # A topic to be replicated comes with its rows of docs/acls.md on both clusters, as an
     # admin onboarding it for the migration grants them (--no-grant: a topic of no migration).
     if not a.no_grant:
-        for t in topics:
-            grant({"replicated topic": t.topic}, timeout=a.timeout)
+        grant([{"replicated topic": t.topic} for t in topics], timeout=a.timeout)
     return 0
 
 

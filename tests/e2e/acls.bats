@@ -22,6 +22,7 @@ acl_line() {
   printf '%s' "$n"
 }
 
+# bats test_tags=acl-table
 @test "without the workers' Write on a target topic the task FAILs after resume; resume, status and mm2-probe name the refusal, the topic and docs/acls.md" {
   migration acl acl.orders 'acl\\.orders' 2 100 0:20,1:30
   line=$(acl_line '^| target | Write | Topic | {replicated topic} | literal | always | task producer')
