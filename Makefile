@@ -395,25 +395,27 @@ faults-hang: deps image
 
 # The whole suite, as CI runs it (README).
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(MAKE) --no-print-directory lint
-	$(Q)$(MAKE) --no-print-directory k8s-check
-	$(Q)$(MAKE) --no-print-directory unit san-unit
+	$(Q)rm -f $(B)/test-times
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed all $(MAKE) --no-print-directory all
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed lint $(MAKE) --no-print-directory lint
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed k8s-check $(MAKE) --no-print-directory k8s-check
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed unit+san-unit $(MAKE) --no-print-directory unit san-unit
 # The two CLI suites side by side: most of their time is spent waiting on fake
 # servers and deadlines, not on a core; -Otarget prints each one whole when done. The cold
 # build (librdkafka and the binaries from an empty cache) uses the cores they leave idle.
-	$(Q)$(MAKE) --no-print-directory -j3 -Otarget cli san-cli cold-build
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed cli+san-cli+cold-build $(MAKE) --no-print-directory -j3 -Otarget cli san-cli cold-build
 # libFuzzer and valgrind each keep one core busy: side by side, 8 s per fuzz target
 # (make fuzz alone runs FUZZ_SECONDS=20).
-	$(Q)$(MAKE) --no-print-directory -j2 -Otarget fuzz memcheck FUZZ_SECONDS=8
-	$(Q)$(MAKE) --no-print-directory e2e
-	$(Q)$(MAKE) --no-print-directory config-keys CONFIG_KEYS_VERSIONS=$$(awk '/^[0-9]/ { v = $$1 } END { print v }' tests/compat/versions)
-	$(Q)$(MAKE) --no-print-directory kube-e2e
-	$(Q)$(MAKE) --no-print-directory rehearsal-short
-	$(Q)$(MAKE) --no-print-directory alerts-e2e
-	$(Q)$(MAKE) --no-print-directory compat-short
-	$(Q)$(MAKE) --no-print-directory faults-short
-	$(Q)$(MAKE) --no-print-directory tls-e2e-short
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed fuzz+memcheck $(MAKE) --no-print-directory -j2 -Otarget fuzz memcheck FUZZ_SECONDS=8
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed e2e $(MAKE) --no-print-directory e2e
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed config-keys $(MAKE) --no-print-directory config-keys CONFIG_KEYS_VERSIONS=$$(awk '/^[0-9]/ { v = $$1 } END { print v }' tests/compat/versions)
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed kube-e2e $(MAKE) --no-print-directory kube-e2e
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed rehearsal-short $(MAKE) --no-print-directory rehearsal-short
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed alerts-e2e $(MAKE) --no-print-directory alerts-e2e
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed compat-short $(MAKE) --no-print-directory compat-short
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed faults-short $(MAKE) --no-print-directory faults-short
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed tls-e2e-short $(MAKE) --no-print-directory tls-e2e-short
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed --summary
 
 clean:
 	rm -rf $(BUILD)
