@@ -194,7 +194,7 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 # All of tests/e2e on the image's Kafka, but the test of mm2-offsets' refusal of an
 # unsupported Connect, which only make compat runs, on such a version (tests/compat/versions).
 e2e: image $(B)/tests/connect-patch
-	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!race,!acl-table' tests/e2e
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table' tests/e2e
 
 # mm2-offsets preflight against every row of docs/acls.md, each taken away in turn (the cutover's
 # logins, and the workers' with preflight --workers in a worker), and its other refusals (a

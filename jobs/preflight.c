@@ -19,6 +19,7 @@
 #include "options.h"
 #include "mm2_parse.h"
 #include "pfread.h"
+#include "pfversions.h"
 #include "pfworkers.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
@@ -628,7 +629,7 @@ static int run(struct pf *x, const char *path)
     mm2_pf_connector(&x->f, j->conn.config, j->cfg.flink_isolation, x->info.version);
     if (topic_set(x, &err) != MM2_OK || source_acls(x, &err) != MM2_OK ||
         target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK ||
-        headroom(x, &err) != MM2_OK)
+        headroom(x, &err) != MM2_OK || job_pf_versions(j, &x->f, &err) != MM2_OK)
         return job_fail(j, &err);
     job_pf_say(j, &x->f);
     if (report(x, path, &err) != MM2_OK)

@@ -38,9 +38,10 @@ struct parse_state {
     struct mm2_problems *p;
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
-    bool seen_connect_url, seen_connect_ca, seen_timeout, seen_budget, seen_group, seen_rest,
-        seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2], seen_tail[NTAIL_KEYS],
-        seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation, seen_margin;
+    bool seen_connect_url, seen_connect_ca, seen_workers, seen_timeout, seen_budget, seen_group,
+        seen_rest, seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2],
+        seen_tail[NTAIL_KEYS], seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation,
+        seen_margin;
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -382,6 +383,57 @@ static bool connect_topic_key(struct parse_state *st, const char *key, const cha
     return false;
 }
 
+/* [connect] workers: the base URLs preflight asks every worker's version at, separated by
+ * commas; a name may resolve to several workers (a headless Service). */
+static void workers_key(struct parse_state *st, const char *value)
+{
+    struct mm2_config *c = st->c;
+    const char *p = value;
+
+    while (*p != '\0') {
+        size_t n = strcspn(p, ","), a = 0, b = n;
+        char why[256], *url;
+        while (a < b && (p[a] == ' ' || p[a] == '\t'))
+            a++;
+        while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
+            b--;
+        if (a == b) {
+            mm2_problems_add(st->p,
+                             "%s: [connect] workers has an empty entry; list the workers' base "
+                             "URLs separated by commas",
+                             st->file);
+            return;
+        }
+        if (c->nworkers == MM2_CONFIG_WORKERS_MAX) {
+            mm2_problems_add(st->p,
+                             "%s: [connect] workers lists more than %d URLs; name the workers' "
+                             "headless Service instead (one name, every worker)",
+                             st->file, MM2_CONFIG_WORKERS_MAX);
+            return;
+        }
+        url = strndup(p + a, b - a);
+        if (url == NULL) {
+            mm2_problems_add(st->p, "out of memory");
+            return;
+        }
+        c->workers[c->nworkers++] = url;
+        if (!mm2_http_base_url_valid(url, why, sizeof(why)))
+            mm2_problems_add(st->p, "%s: [connect] workers: each must be http[s]://HOST[:PORT]: %s",
+                             st->file, why);
+        p += n;
+        if (*p == ',') {
+            p++;
+            if (*p == '\0')
+                mm2_problems_add(st->p, "%s: [connect] workers ends in a comma", st->file);
+        }
+    }
+    if (c->nworkers == 0)
+        mm2_problems_add(st->p,
+                         "%s: [connect] workers is empty; list the workers' base URLs or leave "
+                         "the key out",
+                         st->file);
+}
+
 static void connect_key(struct parse_state *st, const char *key, const char *value)
 {
     struct mm2_config *c = st->c;
@@ -399,6 +451,9 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
             c->connect_ca = join_dir(st->file, f);
             free(f);
         }
+    } else if (strcmp(key, "workers") == 0) {
+        if (once(st, &st->seen_workers, "connect", key))
+            workers_key(st, value);
     } else if (strcmp(key, "request.timeout.seconds") == 0) {
         if (once(st, &st->seen_timeout, "connect", key))
             seconds(st, "connect", key, value, 1000, 3600 * 1000L, &c->request_timeout_ms);
@@ -406,12 +461,13 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
         if (once(st, &st->seen_budget, "connect", key))
             seconds(st, "connect", key, value, 1000, 86400 * 1000L, &c->retry_budget_ms);
     } else if (!connect_topic_key(st, key, value)) {
-        mm2_problems_add(st->p,
-                         "%s: [connect] has no key \"%.60s\"; the keys are url, ca.location, "
-                         "request.timeout.seconds, retry.budget.seconds, config.topic, "
-                         "offset.topic, status.topic, internal.replication.factor, "
-                         "internal.min.insync.replicas",
-                         st->file, key);
+        mm2_problems_add(
+            st->p,
+            "%s: [connect] has no key \"%.60s\"; the keys are url, workers, ca.location, "
+            "request.timeout.seconds, retry.budget.seconds, config.topic, "
+            "offset.topic, status.topic, internal.replication.factor, "
+            "internal.min.insync.replicas",
+            st->file, key);
     }
 }
 
@@ -778,6 +834,8 @@ void mm2_config_free(struct mm2_config *c)
     free(c->path);
     free(c->connect_url);
     free(c->connect_ca);
+    for (size_t i = 0; i < c->nworkers; i++)
+        free(c->workers[i]);
     free(c->group);
     free(c->flink_rest_url);
     free(c->flink_job_id);

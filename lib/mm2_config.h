@@ -8,6 +8,9 @@
  *                default User:<sasl.username>), for preflight's kafka-acls.sh lines
  *   [target]     the same for the TARGET cluster
  *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300);
+ *                workers: base URLs separated by commas (at most MM2_CONFIG_WORKERS_MAX), each
+ *                name resolving to one worker or several (the workers' headless Service), that
+ *                preflight asks every worker's version at;
  *                Connect's internal topics for preflight: config.topic, offset.topic,
  *                status.topic (default flink-mm2-connect-configs, -offsets, -status, as
  *                k8s/base/configmap.yaml names them), internal.replication.factor (3) and
@@ -55,6 +58,7 @@
 
 #define MM2_CONFIG_LINE_MAX 198 /* characters, without the newline (Debian's INI_MAX_LINE 200) */
 #define MM2_CONFIG_PROPS_MAX 64
+#define MM2_CONFIG_WORKERS_MAX 16
 #define MM2_CONFIG_SECRETS_MAX 16
 #define MM2_CONFIG_MAPPING_MAX 1024
 
@@ -76,6 +80,8 @@ struct mm2_config {
     char *connect_url;
     char *
         connect_ca; /* [connect] ca.location (resolved like [connector] file); NULL: the system's */
+    char *workers[MM2_CONFIG_WORKERS_MAX]; /* [connect] workers, each a base URL */
+    size_t nworkers;
     long request_timeout_ms;
     long retry_budget_ms;
     char *config_topic, *offset_topic, *status_topic; /* [connect] config.topic, ... (defaults) */

@@ -61,6 +61,12 @@ enum mm2_status mm2_connect_set_cacert(struct mm2_connect *c, const char *path,
     return mm2_http_set_cacert(c->http, path, err);
 }
 
+enum mm2_status mm2_connect_pin_address(struct mm2_connect *c, const char *addr,
+                                        struct mm2_error *err)
+{
+    return mm2_http_pin_address(c->http, addr, err);
+}
+
 void mm2_connect_free(struct mm2_connect *c)
 {
     if (c == NULL)

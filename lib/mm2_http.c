@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct mm2_http {
     size_t body_max;
     char base[BASE_URL_MAX + 1];
     char errbuf[CURL_ERROR_SIZE];
+    struct curl_slist *connect_to; /* mm2_http_pin_address's entry, kept for libcurl */
 };
 
 /* What the write callback collects; too_large and oom say why it stopped the transfer. */
@@ -208,7 +210,109 @@ void mm2_http_free(struct mm2_http *c)
     if (c == NULL)
         return;
     curl_easy_cleanup(c->curl);
+    curl_slist_free_all(c->connect_to);
     free(c);
+}
+
+/* The host and port (the scheme's default when absent) of a valid base URL. */
+static enum mm2_status host_port(const char *url, char *host, size_t hostlen, char *port,
+                                 size_t portlen, struct mm2_error *err)
+{
+    CURLU *u = curl_url();
+    char *h = NULL, *p = NULL;
+    enum mm2_status st = MM2_OK;
+
+    if (u == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) != CURLUE_OK)
+        st = mm2_error_set(err, MM2_USAGE, "\"%.*s\" has no host and port", SHOW, url);
+    else if (strlen(h) >= hostlen || strlen(p) >= portlen)
+        st = mm2_error_set(err, MM2_USAGE, "\"%.*s\": the host name is too long", SHOW, url);
+    if (st == MM2_OK) {
+        /* an IPv6 literal comes back in brackets; getaddrinfo and CONNECT_TO want it bare */
+        size_t n = strlen(h);
+        if (n >= 2 && h[0] == '[' && h[n - 1] == ']')
+            snprintf(host, hostlen, "%.*s", (int)(n - 2), h + 1);
+        else
+            snprintf(host, hostlen, "%s", h);
+        snprintf(port, portlen, "%s", p);
+    }
+    curl_free(h);
+    curl_free(p);
+    curl_url_cleanup(u);
+    return st;
+}
+
+enum mm2_status mm2_http_addresses(const char *base_url, char (*addr)[MM2_HTTP_ADDR_LEN],
+                                   size_t max, size_t *n, struct mm2_error *err)
+{
+    char host[256], port[8], why[256];
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC};
+    struct addrinfo *res = NULL;
+    enum mm2_status st;
+    int rc;
+
+    *n = 0;
+    if (!mm2_http_base_url_valid(base_url, why, sizeof(why)))
+        return mm2_error_set(err, MM2_USAGE, "invalid base URL: %s", why);
+    st = host_port(base_url, host, sizeof(host), port, sizeof(port), err);
+    if (st != MM2_OK)
+        return st;
+    rc = getaddrinfo(host, port, &hints, &res);
+    if (rc != 0)
+        return mm2_error_set(err, MM2_UNREACHABLE, "cannot resolve %.200s: %s", host,
+                             rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+    for (const struct addrinfo *a = res; a != NULL && st == MM2_OK; a = a->ai_next) {
+        char num[MM2_HTTP_ADDR_LEN];
+        bool seen = false;
+        if (getnameinfo(a->ai_addr, a->ai_addrlen, num, sizeof(num), NULL, 0, NI_NUMERICHOST) != 0)
+            continue;
+        for (size_t i = 0; i < *n && !seen; i++)
+            seen = strcmp(addr[i], num) == 0;
+        if (seen)
+            continue;
+        if (*n == max)
+            st = mm2_error_set(err, MM2_UNEXPECTED, "%.200s resolves to more than %zu addresses",
+                               host, max);
+        else
+            memcpy(addr[(*n)++], num, sizeof(num));
+    }
+    freeaddrinfo(res);
+    if (st == MM2_OK && *n == 0)
+        st = mm2_error_set(err, MM2_UNREACHABLE, "%.200s resolves to no address", host);
+    return st;
+}
+
+enum mm2_status mm2_http_pin_address(struct mm2_http *c, const char *addr, struct mm2_error *err)
+{
+    char host[256], port[8], entry[600];
+    struct curl_slist *l;
+    enum mm2_status st = host_port(c->base, host, sizeof(host), port, sizeof(port), err);
+    bool v6 = strchr(addr, ':') != NULL;
+    int w;
+
+    if (st != MM2_OK)
+        return st;
+    if (strlen(addr) >= MM2_HTTP_ADDR_LEN || strpbrk(addr, "[]/ ") != NULL || addr[0] == '\0')
+        return mm2_error_set(err, MM2_USAGE, "\"%.*s\" is not an IP address", 60, addr);
+    w = snprintf(entry, sizeof(entry), "%s%s%s:%s:%s%s%s:%s", strchr(host, ':') ? "[" : "", host,
+                 strchr(host, ':') ? "]" : "", port, v6 ? "[" : "", addr, v6 ? "]" : "", port);
+    if (w < 0 || (size_t)w >= sizeof(entry))
+        return mm2_error_set(err, MM2_USAGE, "the host name is too long");
+    l = curl_slist_append(NULL, entry);
+    if (l == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    CURLcode rc = curl_easy_setopt(c->curl, CURLOPT_CONNECT_TO, l);
+    if (rc != CURLE_OK) {
+        curl_slist_free_all(l);
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot set the address: %s",
+                             curl_easy_strerror(rc));
+    }
+    curl_slist_free_all(c->connect_to);
+    c->connect_to = l;
+    return MM2_OK;
 }
 
 void mm2_http_response_free(struct mm2_http_response *resp)

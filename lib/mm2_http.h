@@ -86,6 +86,19 @@ void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, 
  * must be readable: MM2_CONFIG with err naming it otherwise. */
 enum mm2_status mm2_http_set_cacert(struct mm2_http *c, const char *path, struct mm2_error *err);
 
+/* The numeric addresses (IPv4 or IPv6, at most MM2_HTTP_ADDR_LEN - 1 characters) the host of
+ * base_url resolves to, each once, in the resolver's order: all the pods of a headless Service,
+ * for example. *n is how many; MM2_UNREACHABLE when the name does not resolve (err says why),
+ * MM2_USAGE for an invalid URL, MM2_UNEXPECTED when it resolves to more than max addresses. */
+#define MM2_HTTP_ADDR_LEN 46 /* INET6_ADDRSTRLEN */
+enum mm2_status mm2_http_addresses(const char *base_url, char (*addr)[MM2_HTTP_ADDR_LEN],
+                                   size_t max, size_t *n, struct mm2_error *err);
+
+/* Connects to the numeric address addr instead of resolving the base URL's host, which still
+ * names the server in the Host header and in TLS (SNI, certificate name): one worker behind a
+ * name that resolves to several (libcurl CURLOPT_CONNECT_TO). */
+enum mm2_status mm2_http_pin_address(struct mm2_http *c, const char *addr, struct mm2_error *err);
+
 /* Frees resp->body and resets resp; resp itself is the caller's. NULL is accepted. */
 void mm2_http_response_free(struct mm2_http_response *resp);
 

@@ -671,3 +671,91 @@ enum mm2_status mm2_pf_add_json(cJSON *parent, const struct mm2_pf_findings *f,
                              f->oom ? "a finding was lost (out of memory)" : "out of memory");
     return MM2_OK;
 }
+
+/* ---- the workers ---------------------------------------------------------------------------- */
+
+/* Appends to buf (cap bytes) what fmt says, as far as it fits (the finding cuts it anyway). */
+static void append(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+
+    if (n + 1 >= cap)
+        return;
+    va_start(ap, fmt);
+    (void)vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+}
+
+static bool same_build(const struct mm2_pf_worker *a, const struct mm2_pf_worker *b)
+{
+    return strcmp(a->version, b->version) == 0 && strcmp(a->commit, b->commit) == 0;
+}
+
+void mm2_pf_workers(struct mm2_pf_findings *f, const struct mm2_pf_worker *w, size_t n)
+{
+    static const char rollout[] = "kubectl rollout status deployment/mm2-connect";
+    char text[MM2_PF_TEXT_LEN], fix[MM2_PF_TEXT_LEN];
+    size_t builds = 0, answered = 0;
+
+    if (n == 0) {
+        mm2_pf_add(f, "workers", MM2_PF_WARN, NULL, NULL,
+                   "set [connect] workers to the workers' headless Service "
+                   "(http://mm2-connect-workers:8088, k8s/base/service.yaml): every worker, Ready "
+                   "or not",
+                   "not checked: [connect] workers is not set, so only the worker behind [connect] "
+                   "url was asked its version (Connect's REST API lists no workers)");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char res[MM2_PF_RES_LEN];
+        bool first = true;
+        (void)snprintf(res, sizeof(res), "Worker:%s (%s)", w[i].addr, w[i].url);
+        if (!w[i].answered) {
+            (void)snprintf(fix, sizeof(fix),
+                           "wait until every worker is Ready (%s), or take the gone one out of "
+                           "[connect] workers, and run preflight again",
+                           rollout);
+            mm2_pf_add(f, "workers", MM2_PF_REFUSE, NULL, res, fix,
+                       "worker %s (%s) does not answer GET /: %s", w[i].addr, w[i].url,
+                       w[i].error != NULL ? w[i].error : "no answer");
+            continue;
+        }
+        answered++;
+        for (size_t k = 0; k < i && first; k++)
+            first = !(w[k].answered && same_build(&w[k], &w[i]));
+        builds += first;
+    }
+    if (builds > 1) {
+        text[0] = '\0';
+        append(text, sizeof(text),
+               "the workers run %zu different Kafka builds (a rolling update half done?):", builds);
+        for (size_t i = 0; i < n; i++) {
+            bool first = w[i].answered;
+            for (size_t k = 0; k < i && first; k++)
+                first = !(w[k].answered && same_build(&w[k], &w[i]));
+            if (!first)
+                continue;
+            append(text, sizeof(text), " %s (commit %s) on", w[i].version, w[i].commit);
+            for (size_t k = i; k < n; k++)
+                if (w[k].answered && same_build(&w[k], &w[i]))
+                    append(text, sizeof(text), " %s", w[k].addr);
+            append(text, sizeof(text), ";");
+        }
+        text[strlen(text) - 1] = '\0';
+        (void)snprintf(fix, sizeof(fix),
+                       "finish the rolling update (%s) or roll it back, so that every worker "
+                       "runs one image, and run preflight again",
+                       rollout);
+        mm2_pf_add(f, "workers", MM2_PF_REFUSE, NULL, NULL, fix, "%s", text);
+    } else if (answered == n) {
+        text[0] = '\0';
+        for (size_t i = 0; i < n; i++)
+            append(text, sizeof(text), "%s%s", i > 0 ? ", " : "", w[i].addr);
+        mm2_pf_add(f, "workers", MM2_PF_PASS, NULL, NULL, NULL,
+                   "%zu worker%s answer, all Kafka %s (commit %s): %s", n, n == 1 ? "" : "s",
+                   w[0].version, w[0].commit, text);
+    }
+}

@@ -223,6 +223,25 @@ enum mm2_status mm2_pf_topic_names(const cJSON *config, char ***out, size_t *n,
                                    struct mm2_error *err);
 void mm2_pf_names_free(char **names, size_t n);
 
+/* ---- the workers ---------------------------------------------------------------------------- */
+
+/* One worker asked GET /: the [connect] workers URL it was found under, its address, whether it
+ * answered, and its version and commit (answered) or why not (error). */
+struct mm2_pf_worker {
+    const char *url;
+    const char *addr;
+    bool answered;
+    const char *version; /* "" unless answered */
+    const char *commit;
+    const char *error; /* NULL when answered */
+};
+
+/* Findings "workers": none asked (n == 0: [connect] workers not set) is a warning, never a pass;
+ * each worker that did not answer is refused, naming it; workers that report more than one
+ * version and commit (a rolling update half done) are refused, each build with its addresses;
+ * all answering with one build passes. */
+void mm2_pf_workers(struct mm2_pf_findings *f, const struct mm2_pf_worker *w, size_t n);
+
 /* The report's "findings" array (name, severity, principal, resource, message, fix), in the
  * list's order, added to parent with the counts ("pass", "warn", "refuse") as "summary".
  * MM2_UNEXPECTED when out of memory. */

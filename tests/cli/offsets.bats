@@ -256,7 +256,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add flink "job = x"
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, workers, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
@@ -450,7 +450,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   ini_add target 'sasl.password = ${env:MM2_UNSET}'
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)

@@ -49,6 +49,11 @@ $(try preflight)"
   assert_line "$E preflight: error: $INI: [connect] internal.min.insync.replicas must be a whole number from 1 to 32767, got \"40000\""
   assert_equal "${#lines[@]}" 4
 }
+@test "preflight: a bad [connect] workers exits 3 naming the entry" {
+  ini_add connect "workers = http://mm2-connect-workers:8088, connect-1:8088"
+  run -3 offsets preflight --config "$INI"
+  assert_output "$E preflight: error: $INI: [connect] workers: each must be http[s]://HOST[:PORT]: \"connect-1:8088\" does not start with http:// or https://"
+}
 @test "preflight: the new keys are taken, and Connect not answering exits 4 before Kafka is asked" {
   ini_add connect "config.topic = c" "offset.topic = o" "status.topic = s" \
     "internal.replication.factor = 1" "internal.min.insync.replicas = 1"

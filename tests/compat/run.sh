@@ -11,6 +11,8 @@
 #
 # --short (make test's compat-short) leaves out the smoke test: the offsets acceptance test
 # also compares every record MirrorSourceConnector copied on that version, in less time.
+# On every version but the newest, preflight's mixed-versions test (preflight.bats, tag
+# compat-mixed): a worker of the newest image joins the group, and preflight refuses.
 #
 # One line per version at the end, and build/compat/SUMMARY.  Every version
 # runs even when one fails.  Exit codes: 0 all passed, 1 a version failed,
@@ -21,7 +23,8 @@ root=$(cd "$here/../.." && pwd)
 out=${COMPAT_DIR:-$root/build/compat}
 
 usage() { printf 'usage: tests/compat/run.sh [--short] [VERSION...]  (versions: %s)\n' "$(awk '/^[0-9]/ { printf "%s ", $1 }' "$here/versions")" >&2; }
-files=("$root/tests/e2e/bed_smoke.bats" "$root/tests/e2e/worker.bats" "$root/tests/e2e/offsets.bats")
+files=("$root/tests/e2e/bed_smoke.bats" "$root/tests/e2e/worker.bats" "$root/tests/e2e/offsets.bats"
+  "$root/tests/e2e/preflight.bats")
 if [ "${1:-}" = --short ]; then
   files=("${files[@]:1}")
   shift
@@ -34,18 +37,33 @@ for v in "${versions[@]}"; do
   [[ "$v" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { printf 'compat: error: "%s" is not a Kafka version like 3.6.2\n' "$v" >&2; usage; exit 2; }
 done
 # The bats tags a version runs: "compat", and for a version mm2-offsets refuses, the test of
-# that refusal instead of the offsets acceptance test.
+# that refusal instead of the offsets acceptance test; on a version older than the newest,
+# "compat-mixed" too: a worker of the newest image (MIXED_IMAGE) joins that version's group,
+# and preflight must refuse the two builds.
+newest=$(awk '/^[0-9]/ { v = $1 } END { print v }' "$here/versions")
 tags_for() { # VERSION
   if awk -v v="$1" '$1 == v && / offsets=unsupported/ { f = 1 } END { exit !f }' "$here/versions"; then
     printf '%s\n' --filter-tags 'compat,!compat-offsets' --filter-tags compat-unsupported
   else
     printf '%s\n' --filter-tags compat
   fi
+  [ "$1" = "$newest" ] || printf '%s\n' --filter-tags compat-mixed
 }
 
 # Everything this target owns is named mm2kit-compat*, on 198.18.16.0/24.
 export BED_NAME=mm2kit-compat BED_OCTET=16
 mkdir -p "$out"
+# The other build of the mixed-versions test: the newest Kafka's image, built once (cached).
+export MIXED_IMAGE=localhost/mm2kit/mm2:dev
+for v in "${versions[@]}"; do
+  [ "$v" != "$newest" ] || continue
+  if ! IMAGE=$MIXED_IMAGE KAFKA_VERSION=$newest "$root/tests/bed/image.sh" >"$out/mixed-image.log" 2>&1; then
+    cat "$out/mixed-image.log" >&2
+    printf 'compat: error: the newest image (%s), the mixed-versions test'"'"'s other build, did not build\n' "$MIXED_IMAGE" >&2
+    exit 4
+  fi
+  break
+done
 : >"$out/SUMMARY"
 rc=0
 for v in "${versions[@]}"; do

@@ -7,18 +7,27 @@
 load helpers
 load offsets_helpers
 
+# pf_workers I...: [connect] workers naming the bed's workers I... by address.
+pf_workers() {
+  local i out=()
+  for i in "$@"; do out+=("http://$(bed_worker_ip "$i"):8088"); done
+  (IFS=,; printf '%s' "${out[*]}")
+}
+
 # pf_files DIR NAME REGEX: the migration's files, with the principals the INI's logins are
 # and Connect's internal topics as the bed names them (one broker: factor 1, min ISR 1).
 pf_files() {
   oj_files "$1" "$2" "$3"
   awk -v sp="User:$BED_SOURCE_USER" -v tp="User:$BED_TARGET_USER" -v ct="$BED_CONFIG_TOPIC" \
+    -v wl="$(pf_workers 1 2 3)" \
     -v ot="$BED_OFFSET_TOPIC" -v st="$BED_STATUS_TOPIC" '{ print }
     /^sasl.password = .*MM2_SOURCE_SASL_PASSWORD/ { print "principal = " sp }
     /^sasl.password = .*MM2_TARGET_SASL_PASSWORD/ { print "principal = " tp }
     /^retry.budget.seconds/ { print "config.topic = " ct; print "offset.topic = " ot
       print "status.topic = " st; print "internal.replication.factor = 1"
       print "internal.min.insync.replicas = 1" }
-    /^checkpoint.interval.seconds/ { print "isolation.level = read_committed" }' \
+    /^checkpoint.interval.seconds/ { print "isolation.level = read_committed" }
+    /^url = / { print "workers = " wl }' \
     "$1/migration.ini" >"$1/migration.ini.new"
   mv "$1/migration.ini.new" "$1/migration.ini"
   chmod 0644 "$1/migration.ini"
@@ -78,6 +87,9 @@ refuses_row() {
   run -0 --separate-stderr oj "$PF" preflight --config migration.ini --report preflight.json
   [[ "$stderr" != *"refused:"* ]] || fail "preflight refused: $stderr"
   run -0 jq -e '.refused == false' "$PF/preflight.json"
+  # every worker asked at its own address, one build
+  run -0 jq -r '.findings[] | select(.name == "workers") | "\(.severity) \(.message)"' "$PF/preflight.json"
+  assert_output --regexp "^pass 3 workers answer, all Kafka [0-9.]+ \\(commit [0-9a-f]+\\): $(bed_worker_ip 1), $(bed_worker_ip 2), $(bed_worker_ip 3)\$"
 }
 
 @test "preflight refuses a missing Read on a replicated topic, naming the principal, the operation, the topic and the grant" {
@@ -166,6 +178,37 @@ pf_variant() {
   run -1 --separate-stderr oj "$d" preflight --config migration.ini
   [[ "$stderr" == *"refused: retention: pfr.orders-0: "*"retention.ms=3600000"*"--add-config retention.ms="* ]] ||
     fail "preflight said: $stderr"
+}
+
+# bats test_tags=acl-table
+@test "preflight refuses a worker [connect] workers names that does not answer, naming it" {
+  local gone
+  gone=$(bed_worker_ip 9)
+  d=$(pf_variant pf-gone -e "s|^workers = .*|workers = $(pf_workers 1 2 3 9)|")
+  run -1 --separate-stderr oj "$d" preflight --config migration.ini
+  [[ "$stderr" == *"refused: workers: worker $gone (http://$gone:8088) does not answer GET /: "* ]] ||
+    fail "preflight said: $stderr"
+  [[ "$stderr" == *"fix: wait until every worker is Ready (kubectl rollout status deployment/mm2-connect)"* ]] ||
+    fail "preflight said: $stderr"
+}
+
+# A worker of another Kafka build joins the group (tests/compat/run.sh runs this on an older
+# version's bed, the newest image being the other build): half a rolling update.
+# bats test_tags=compat-mixed
+@test "preflight refuses workers of two Kafka builds in one group, each build with its addresses" {
+  local other=${MIXED_IMAGE:-localhost/mm2kit/mm2:dev} mine theirs
+  [ "$other" != "$IMAGE" ] || fail "MIXED_IMAGE ($other) is the bed's own image; give another build"
+  IMAGE=$other "$BED" worker-start 9
+  IMAGE=$other "$BED" worker-wait 9 180
+  d=$(pf_variant pf-mixed -e "s|^workers = .*|workers = $(pf_workers 1 2 3 9)|")
+  run --separate-stderr oj "$d" preflight --config migration.ini --report preflight.json
+  timeout 60 podman rm -f -t 10 "$(bed_worker_name 9)" >/dev/null
+  [ "$status" -eq 1 ] || fail "preflight exited $status, not 1: $stderr"
+  mine=$(curl -s -m 10 "http://$(bed_worker_ip 1):8088/" | jq -r '"\(.version) (commit \(.commit))"')
+  run -0 jq -r '.findings[] | select(.name == "workers" and .severity == "refuse") | .message' "$d/preflight.json"
+  assert_output --partial "the workers run 2 different Kafka builds (a rolling update half done?): $mine on $(bed_worker_ip 1) $(bed_worker_ip 2) $(bed_worker_ip 3); "
+  theirs=${output##*; }
+  [[ "$theirs" == *" on $(bed_worker_ip 9)" && "$theirs" != "$mine"* ]] || fail "the other build is not named with its address: $output"
 }
 
 # bats test_tags=acl-table

@@ -767,11 +767,12 @@ static void test_config_key_outside_any_section(void **state)
 static void test_config_unknown_keys_list_the_known_ones(void **state)
 {
     (void)state;
-    assert_one_problem(VALID "[connect]\ntimeout = 5\n",
-                       INI ": [connect] has no key \"timeout\"; the keys are url, ca.location, "
-                           "request.timeout.seconds, retry.budget.seconds, config.topic, "
-                           "offset.topic, status.topic, internal.replication.factor, "
-                           "internal.min.insync.replicas");
+    assert_one_problem(
+        VALID "[connect]\ntimeout = 5\n",
+        INI ": [connect] has no key \"timeout\"; the keys are url, workers, ca.location, "
+            "request.timeout.seconds, retry.budget.seconds, config.topic, "
+            "offset.topic, status.topic, internal.replication.factor, "
+            "internal.min.insync.replicas");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
                            "job.id, checkpoint.interval.seconds, topic.mapping, "
@@ -1245,6 +1246,41 @@ static void test_config_connector_file_relative_to_the_ini(void **state)
 }
 
 /* [connect] ca.location: resolved as the connector file is; unset means the system's CAs. */
+/* [connect] workers: base URLs separated by commas, each checked, trimmed. */
+#define W4 "http://h,http://h,http://h,http://h"
+static void test_config_connect_workers(void **state)
+{
+    struct mm2_config c;
+    struct mm2_problems p = {0};
+
+    (void)state;
+    assert_int_equal(parse(VALID "[connect]\nworkers = http://mm2-connect-workers:8088 , "
+                                 "https://10.0.0.7:8443\n",
+                           &c, &p),
+                     MM2_OK);
+    assert_int_equal(c.nworkers, 2);
+    assert_string_equal(c.workers[0], "http://mm2-connect-workers:8088");
+    assert_string_equal(c.workers[1], "https://10.0.0.7:8443");
+    mm2_config_free(&c);
+    assert_int_equal(parse(VALID, &c, &p), MM2_OK);
+    assert_int_equal(c.nworkers, 0);
+    mm2_config_free(&c);
+    assert_one_problem(VALID "[connect]\nworkers = http://a:8088,,http://b:8088\n",
+                       INI ": [connect] workers has an empty entry; list the workers' base URLs "
+                           "separated by commas");
+    assert_one_problem(VALID "[connect]\nworkers = http://a:8088,\n",
+                       INI ": [connect] workers ends in a comma");
+    assert_one_problem(VALID "[connect]\nworkers = a:8088\n",
+                       INI ": [connect] workers: each must be http[s]://HOST[:PORT]: \"a:8088\" "
+                           "does not start with http:// or https://");
+    assert_one_problem(VALID "[connect]\nworkers = http://u:pw@a:8088\n",
+                       INI ": [connect] workers: each must be http[s]://HOST[:PORT]: it carries "
+                           "credentials (USER@), which the process list would show");
+    assert_one_problem(VALID "[connect]\nworkers = " W4 "," W4 "," W4 "," W4 ",http://h\n",
+                       INI ": [connect] workers lists more than 16 URLs; name the workers' "
+                           "headless Service instead (one name, every worker)");
+}
+
 static void test_config_connect_ca_relative_to_the_ini(void **state)
 {
     struct mm2_config c;
@@ -1293,7 +1329,7 @@ static void test_config_reports_every_problem_at_once(void **state)
                                        "indented line); give it once");
     assert_string_equal(p.line[1],
                         INI ": [connect] has no key \"timeout\"; the keys are url, "
-                            "ca.location, request.timeout.seconds, retry.budget.seconds, "
+                            "workers, ca.location, request.timeout.seconds, retry.budget.seconds, "
                             "config.topic, offset.topic, status.topic, "
                             "internal.replication.factor, internal.min.insync.replicas");
     assert_string_equal(p.line[2], INI ": [flink] checkpoint.interval.seconds: environment "
@@ -1392,6 +1428,7 @@ int main(void)
         cmocka_unit_test(test_config_every_section_and_key),
         cmocka_unit_test(test_config_defaults_for_optional_keys),
         cmocka_unit_test(test_config_connect_ca_relative_to_the_ini),
+        cmocka_unit_test(test_config_connect_workers),
         cmocka_unit_test(test_config_tail_keys),
         cmocka_unit_test(test_config_empty_file_names_every_required_part),
         cmocka_unit_test(test_config_inline_comment_needs_a_space_before_the_semicolon),

@@ -17,6 +17,7 @@
 
 #include "mm2_connect.h"
 #include "mm2_connlive.h"
+#include "mm2_http.h"
 
 static enum mm2_status offsets(const char *body, struct mm2_source_offsets *out,
                                struct mm2_error *err)
@@ -761,9 +762,35 @@ static void test_name_valid_refuses_dot_segments(void **state)
     assert_true(mm2_connect_name_valid("mm2..source", NULL, 0));
 }
 
+/* mm2_http_addresses: a literal is its own address; a name that does not resolve is
+ * MM2_UNREACHABLE naming it; a bad URL MM2_USAGE. */
+static void test_http_addresses(void **state)
+{
+    char addr[4][MM2_HTTP_ADDR_LEN];
+    struct mm2_error err = {0};
+    size_t n = 9;
+
+    (void)state;
+    assert_int_equal(mm2_http_addresses("http://127.0.0.1:8088", addr, 4, &n, &err), MM2_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(addr[0], "127.0.0.1");
+    assert_int_equal(mm2_http_addresses("https://[::1]:8443/", addr, 4, &n, &err), MM2_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(addr[0], "::1");
+    assert_int_equal(mm2_http_addresses("http://no-such-host.invalid:8088", addr, 4, &n, &err),
+                     MM2_UNREACHABLE);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err.msg, "cannot resolve no-such-host.invalid: "));
+    assert_int_equal(mm2_http_addresses("ftp://h:1", addr, 4, &n, &err), MM2_USAGE);
+    assert_int_equal(mm2_http_addresses("http://127.0.0.1:8088", addr, 0, &n, &err),
+                     MM2_UNEXPECTED);
+    assert_string_equal(err.msg, "127.0.0.1 resolves to more than 0 addresses");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_http_addresses),
         cmocka_unit_test(test_offsets_parse_sorts_by_cluster_topic_partition),
         cmocka_unit_test(test_offsets_parse_connects_own_answer),
         cmocka_unit_test(test_offsets_parse_empty_list),

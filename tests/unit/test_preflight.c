@@ -617,6 +617,74 @@ static void test_pf_offset_syncs_on_connect_3_6_to_3_8(void **state)
 
 /* ---- the report ----------------------------------------------------------------------------- */
 
+/* ---- the workers ---------------------------------------------------------------------------- */
+
+static void test_pf_workers_not_set_is_a_warning(void **state)
+{
+    struct mm2_pf_findings f = {0};
+
+    (void)state;
+    mm2_pf_workers(&f, NULL, 0);
+    const struct mm2_pf_finding *x = one(&f, MM2_PF_WARN);
+    assert_string_equal(x->name, "workers");
+    assert_non_null(strstr(x->message, "not checked: [connect] workers is not set"));
+    assert_non_null(strstr(x->fix, "http://mm2-connect-workers:8088"));
+    mm2_pf_free(&f);
+}
+
+static void test_pf_workers_one_build_passes(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    const struct mm2_pf_worker w[] = {
+        {"http://w:8088", "10.0.0.1", true, "4.3.1", "abc", NULL},
+        {"http://w:8088", "10.0.0.2", true, "4.3.1", "abc", NULL},
+    };
+
+    (void)state;
+    mm2_pf_workers(&f, w, 2);
+    assert_string_equal(one(&f, MM2_PF_PASS)->message,
+                        "2 workers answer, all Kafka 4.3.1 (commit abc): 10.0.0.1, 10.0.0.2");
+    mm2_pf_free(&f);
+}
+
+static void test_pf_workers_two_builds_refused_with_their_addresses(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    const struct mm2_pf_worker w[] = {
+        {"http://w:8088", "10.0.0.1", true, "4.3.1", "abc", NULL},
+        {"http://w:8088", "10.0.0.2", true, "3.9.1", "def", NULL},
+        {"http://w:8088", "10.0.0.3", true, "4.3.1", "abc", NULL},
+        {"http://w:8088", "10.0.0.4", true, "4.3.1", "xyz", NULL},
+    };
+
+    (void)state;
+    mm2_pf_workers(&f, w, 4);
+    const struct mm2_pf_finding *x = one(&f, MM2_PF_REFUSE);
+    assert_string_equal(x->message, "the workers run 3 different Kafka builds (a rolling update "
+                                    "half done?): 4.3.1 (commit abc) on 10.0.0.1 10.0.0.3; 3.9.1 "
+                                    "(commit def) on 10.0.0.2; 4.3.1 (commit xyz) on 10.0.0.4");
+    assert_non_null(strstr(x->fix, "kubectl rollout status deployment/mm2-connect"));
+    mm2_pf_free(&f);
+}
+
+static void test_pf_workers_silent_one_refused_by_name(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    const struct mm2_pf_worker w[] = {
+        {"http://w:8088", "10.0.0.1", true, "4.3.1", "abc", NULL},
+        {"http://w:8088", "10.0.0.2", false, "", "", "GET /: Couldn't connect to server"},
+    };
+
+    (void)state;
+    mm2_pf_workers(&f, w, 2);
+    const struct mm2_pf_finding *x = one(&f, MM2_PF_REFUSE);
+    assert_string_equal(x->resource, "Worker:10.0.0.2 (http://w:8088)");
+    assert_string_equal(x->message, "worker 10.0.0.2 (http://w:8088) does not answer GET /: GET "
+                                    "/: Couldn't connect to server");
+    assert_true(mm2_pf_refused(&f));
+    mm2_pf_free(&f);
+}
+
 static void test_pf_json_lists_every_finding_and_the_counts(void **state)
 {
     struct mm2_pf_findings f = {0};
@@ -674,6 +742,10 @@ int main(void)
         cmocka_unit_test(test_pf_topics_patterns_are_refused),
         cmocka_unit_test(test_pf_refresh_topics_reported),
         cmocka_unit_test(test_pf_offset_syncs_on_connect_3_6_to_3_8),
+        cmocka_unit_test(test_pf_workers_not_set_is_a_warning),
+        cmocka_unit_test(test_pf_workers_one_build_passes),
+        cmocka_unit_test(test_pf_workers_two_builds_refused_with_their_addresses),
+        cmocka_unit_test(test_pf_workers_silent_one_refused_by_name),
         cmocka_unit_test(test_pf_json_lists_every_finding_and_the_counts),
     };
 
