@@ -246,10 +246,10 @@ bed-smoke: image
 
 # The Kafka versions users run (tests/compat/run.sh, docs/kafka-versions.md): the image
 # built from each version's pinned jars, and on each, on a bed of its own (mm2kit-compat,
-# 198.18.16.0/24), the smoke test, the entrypoint e2e and the offsets acceptance test.
-# COMPAT_VERSIONS="3.6.2 4.0.2" for some of them.  make test runs compat-short: the
-# version marked "short" there, an old one, without the smoke test (the newest is the one
-# e2e runs in full).
+# 198.18.16.0/24), the smoke test, the entrypoint e2e, the offsets acceptance test and
+# preflight's mixed-builds refusal. COMPAT_VERSIONS="3.6.2 4.0.2" for some of them.  make test
+# runs compat-short: the version marked "short" there, an old one, the offsets tests only (the
+# newest is the one e2e runs in full).
 COMPAT_VERSIONS ?=
 compat: deps $(B)/tests/connector-keys
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/compat/run.sh $(COMPAT_VERSIONS)
