@@ -31,6 +31,13 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "${KAFKA_URL:-}" ]; then
+  # One build at a time on this machine: each serves its files on the one fixed port below
+  # (two suites, or two checkouts, building at once would collide on it).
+  exec 9>"${TMPDIR:-/tmp}/mm2kit-image-build.lock"
+  if ! flock -n 9; then
+    log "waiting for another image build on this machine to finish"
+    flock -w 900 9 || { log "error: another image build held the lock for 15 minutes"; exit 4; }
+  fi
   eval "$("$here/kafka-dist.sh")"
   rdk_tgz=$("$root/scripts/librdkafka.sh" --fetch)
   # Only these three files are served (links in a directory of their own).
