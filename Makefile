@@ -91,7 +91,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins cold-build config-keys unit cli e2e e2e-churn e2e-race lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
-        alerts-check alerts-e2e kube-e2e kube-up kube-down tls-e2e tls-e2e-short preflight-table
+        alerts-check alerts-e2e alerts-e2e-short kube-e2e kube-up kube-down tls-e2e tls-e2e-short preflight-table
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -377,6 +377,8 @@ rehearsal-kube-short: deps image
 # Alertmanager, the test overlay's shortened fors, each alert's fault made for real.
 alerts-e2e: image
 	$(Q)tests/run-bats tests/alerts
+alerts-e2e-short: image
+	$(Q)tests/run-bats --filter-tags short tests/alerts
 
 # The fault matrix (tests/faults/run.sh): brokers restarted and killed, a worker cut off and
 # frozen, mm2-offsets under faults; report in build/faults/REPORT.md.  FAULTS_RUNS, FAULTS_ONLY.
@@ -411,7 +413,7 @@ test: deps
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed config-keys $(MAKE) --no-print-directory config-keys CONFIG_KEYS_VERSIONS=$$(awk '/^[0-9]/ { v = $$1 } END { print v }' tests/compat/versions)
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed kube-e2e $(MAKE) --no-print-directory kube-e2e
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed rehearsal-short $(MAKE) --no-print-directory rehearsal-short
-	$(Q)TIMED_LOG=$(B)/test-times scripts/timed alerts-e2e $(MAKE) --no-print-directory alerts-e2e
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed alerts-e2e-short $(MAKE) --no-print-directory alerts-e2e-short
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed compat-short $(MAKE) --no-print-directory compat-short
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed faults-short $(MAKE) --no-print-directory faults-short
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed tls-e2e-short $(MAKE) --no-print-directory tls-e2e-short

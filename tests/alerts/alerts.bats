@@ -3,8 +3,12 @@
 # real workers (make alerts-e2e; harness.sh builds the world once).  Each
 # fault is made for real, and each step asserts on Prometheus's own API with a
 # bounded wait.  The tests run in order and share the world: each leaves it
-# as it found it (connector "al" RUNNING with 3 tasks on 3 workers).
+# as it found it (connector "al" RUNNING with 3 tasks on 3 workers). make test runs those
+# tagged short (make alerts-e2e-short): no false alarm, a task FAILED, a stall, the storm, the
+# notification and the dashboard; the two left out (a connector without tasks and tasks
+# unassigned, a worker restarted three times) take 70 s of restarts and waits.
 load prom
+# bats test_tags=short
 @test "steady replication and an idle source partition raise no alert" {
   # Prometheus sees the workers, the replication and the idle partition.
   wait_for 60 bash -c "[ \"\$(curl -sf --data-urlencode 'query=count(up{job=\"mm2-connect\"} == 1)' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 3 ]" ||
@@ -27,6 +31,7 @@ load prom
   assert_output 0
 }
 
+# bats test_tags=short
 @test "ten rebalances in a short time fire MM2RebalanceStorm" {
   # Right after the quiet first step, so the group's start-up rebalances are
   # the only ones before: too few for the alert.
@@ -42,6 +47,7 @@ load prom
   wait_for 30 alert_matches firing MM2RebalanceStorm severity=warning || fail "MM2RebalanceStorm not firing: $(alerts)"
 }
 
+# bats test_tags=short
 @test "a task FAILED at runtime fires MM2TaskFailed naming its connector, which resolves after the fix and a restart" {
   # A connector whose topics filter matches nothing (RUNNING, no task) for the
   # next test, made now so that its alert's `for` runs during this one.
@@ -116,6 +122,7 @@ load prom
   run -0 alert_absent MM2WorkerRestarts
 }
 
+# bats test_tags=short
 @test "replication stalled while the source grows fires the stall and lag alerts, which resolve when it catches up" {
   wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks"
   # The tasks' producer cannot reach the target (a bootstrap address nobody
@@ -160,6 +167,7 @@ load prom
   assert_output 1
 }
 
+# bats test_tags=short
 @test "a firing alert reaches Alertmanager and from it the webhook receiver on 127.0.0.1" {
   # MM2TaskFailed fired in the second test; Alertmanager groups, then posts.
   wait_for 30 jq -e -s 'any(.[]; .status == "firing" and any(.alerts[]; .labels.alertname == "MM2TaskFailed" and .labels.connector == "al-fail" and .status == "firing"))' "$AL_DIR/webhook.jsonl" ||
@@ -175,6 +183,7 @@ panel_has_data() {
   result=$(query "$1") && [ "$result" != "[]" ]
 }
 
+# bats test_tags=short
 @test "every panel query of the dashboard returns data from that Prometheus" {
   # The worker restarts of the test before rebalanced the group: a task being
   # restarted drops its per-partition metrics until its first scrape after the
