@@ -332,11 +332,10 @@ k8s-check:
 alerts-check:
 	$(Q)tests/alerts/check.sh $(LINT_VENV)/bin/python build/alerts
 
-# No leaks: every unit binary, and the entrypoint on a good and a bad environment.
+# No leaks: every unit binary (two valgrinds at a time: make test runs fuzz beside it), and the
+# CLI runs of tests/memcheck-cli.
 memcheck: $(UNIT_BIN) $(BINS) $(B)/tests/seal-artifact $(B)/tests/fake_kafka
-	$(Q)for t in $(UNIT_BIN); do \
-	  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 $$t >/dev/null 2>&1 || { echo "memcheck: $$t failed under valgrind" >&2; exit 1; }; \
-	done
+	$(Q)printf '%s\n' $(UNIT_BIN) | xargs -P 2 -I{} sh -c 'valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$$1" >/dev/null 2>&1 || { echo "memcheck: $$1 failed under valgrind" >&2; exit 255; }' memcheck {}
 	$(Q)tests/memcheck-cli $(B)
 	@echo "memcheck: no leaks or memory errors in $(words $(UNIT_BIN)) unit binaries and the CLI runs"
 
