@@ -89,7 +89,7 @@ LINT_VENV ?= $(MM2KIT_CACHE)/lint-venv
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all bins cold-build config-keys unit cli e2e e2e-churn e2e-race lint fmt fmt-check install clean deps test test-fast \
+.PHONY: all bins cold-build config-keys unit cli e2e e2e-short e2e-churn e2e-race lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
         alerts-check alerts-e2e alerts-e2e-short kube-e2e kube-up kube-down tls-e2e tls-e2e-short preflight-table
 .DEFAULT_GOAL := all
@@ -195,6 +195,10 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 # unsupported Connect, which only make compat runs, on such a version (tests/compat/versions).
 e2e: image $(B)/tests/connect-patch
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table' tests/e2e
+# make test's: all of that but the three tests tagged long (62 s of stops and rebalances that
+# kube-e2e, the rehearsal and make compat cover).
+e2e-short: image $(B)/tests/connect-patch
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table,!long' tests/e2e
 
 # mm2-offsets preflight against every row of docs/acls.md, each taken away in turn (the cutover's
 # logins, and the workers' with preflight --workers in a worker), and its other refusals (a
@@ -408,7 +412,7 @@ test: deps
 # libFuzzer and valgrind each keep one core busy: side by side, 8 s per fuzz target
 # (make fuzz alone runs FUZZ_SECONDS=20).
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed fuzz+memcheck $(MAKE) --no-print-directory -j2 -Otarget fuzz memcheck FUZZ_SECONDS=8
-	$(Q)TIMED_LOG=$(B)/test-times scripts/timed e2e $(MAKE) --no-print-directory e2e
+	$(Q)TIMED_LOG=$(B)/test-times scripts/timed e2e-short $(MAKE) --no-print-directory e2e-short
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed config-keys $(MAKE) --no-print-directory config-keys CONFIG_KEYS_VERSIONS=$$(awk '/^[0-9]/ { v = $$1 } END { print v }' tests/compat/versions)
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed kube-e2e $(MAKE) --no-print-directory kube-e2e
 	$(Q)TIMED_LOG=$(B)/test-times scripts/timed rehearsal-short $(MAKE) --no-print-directory rehearsal-short

@@ -37,6 +37,9 @@ probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I
   echo "# live at +$((live_at - t0)) s, ready at +$((ready_at - t0)) s, ready failed $ready_fail times (codes:$ready_codes)" >&3
 }
 
+# make test leaves it out (make e2e-short): the kubelet's own probes through rebalances are
+# kube-e2e's (30_liveness.bats).
+# bats test_tags=long
 @test "during a rebalance live keeps passing on every worker" {
   # Worker 4 leaving makes the group rebalance; live must not care.
   podman stop -t 30 "$(bed_worker_name 4)" >/dev/null &
