@@ -208,35 +208,19 @@ static void seconds(struct parse_state *st, const char *section, const char *key
 static void parse_mapping(struct parse_state *st, const char *v)
 {
     struct mm2_config *c = st->c;
-    char buf[VALUE_MAX];
-    char *save = NULL, *item;
+    char buf[VALUE_MAX], why[160], *items[MM2_CONFIG_MAPPING_MAX];
+    long n;
 
     if (strcmp(v, "identity") == 0)
         return;
-    (void)snprintf(buf, sizeof(buf), "%s", v);
-    if (v[0] == '\0' || strstr(v, ",,") != NULL || v[0] == ',' || v[strlen(v) - 1] == ',') {
+    n = mm2_parse_list(v, buf, sizeof(buf), items, MM2_CONFIG_MAPPING_MAX, why, sizeof(why));
+    if (n < 0)
         mm2_problems_add(st->p,
-                         "%s: [flink] topic.mapping has an empty pair; write \"identity\" or "
-                         "SOURCE=TARGET pairs separated by commas",
-                         st->file);
-        return;
-    }
-    for (item = strtok_r(buf, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
-        char *eq, *s = item, *t;
-        char why[160];
-        while (*s == ' ')
-            s++;
-        t = s + strlen(s);
-        while (t > s && t[-1] == ' ')
-            *--t = '\0';
-        eq = strchr(s, '=');
-        if (*s == '\0') {
-            mm2_problems_add(st->p,
-                             "%s: [flink] topic.mapping has an empty pair; write \"identity\" or "
-                             "SOURCE=TARGET pairs separated by commas",
-                             st->file);
-            return;
-        }
+                         "%s: [flink] topic.mapping %s; write \"identity\" or SOURCE=TARGET "
+                         "pairs separated by commas (at most %d)",
+                         st->file, why, MM2_CONFIG_MAPPING_MAX);
+    for (long k = 0; k < n; k++) {
+        char *s = items[k], *eq = strchr(s, '=');
         if (eq == NULL) {
             mm2_problems_add(st->p,
                              "%s: [flink] topic.mapping must be \"identity\" or SOURCE=TARGET "
@@ -249,11 +233,6 @@ static void parse_mapping(struct parse_state *st, const char *v)
             !mm2_parse_topic_valid(eq + 1, why, sizeof(why))) {
             mm2_problems_add(st->p, "%s: [flink] topic.mapping: \"%.60s=%.60s\": %s", st->file, s,
                              eq + 1, why);
-            return;
-        }
-        if (c->nmapping >= MM2_CONFIG_MAPPING_MAX) {
-            mm2_problems_add(st->p, "%s: [flink] topic.mapping has more than %d pairs", st->file,
-                             MM2_CONFIG_MAPPING_MAX);
             return;
         }
         for (size_t i = 0; i < c->nmapping; i++) {
@@ -273,24 +252,6 @@ static void parse_mapping(struct parse_state *st, const char *v)
         c->mapping[c->nmapping].target = strdup(eq + 1);
         c->nmapping++;
     }
-}
-
-static char *join_dir(const char *ini_path, const char *file)
-{
-    const char *slash = strrchr(ini_path, '/');
-    size_t dl, fl;
-    char *out;
-
-    if (file[0] == '/' || slash == NULL)
-        return strdup(file);
-    dl = (size_t)(slash - ini_path) + 1;
-    fl = strlen(file);
-    out = malloc(dl + fl + 1);
-    if (out == NULL)
-        return NULL;
-    memcpy(out, ini_path, dl);
-    memcpy(out + dl, file, fl + 1);
-    return out;
 }
 
 /* Stores a copy of value in *dst; false (after a problem) when given twice or empty. */
@@ -388,50 +349,24 @@ static bool connect_topic_key(struct parse_state *st, const char *key, const cha
 static void workers_key(struct parse_state *st, const char *value)
 {
     struct mm2_config *c = st->c;
-    const char *p = value;
+    char buf[VALUE_MAX], why[256], *items[MM2_CONFIG_WORKERS_MAX];
+    long n =
+        mm2_parse_list(value, buf, sizeof(buf), items, MM2_CONFIG_WORKERS_MAX, why, sizeof(why));
 
-    while (*p != '\0') {
-        size_t n = strcspn(p, ","), a = 0, b = n;
-        char why[256], *url;
-        while (a < b && (p[a] == ' ' || p[a] == '\t'))
-            a++;
-        while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
-            b--;
-        if (a == b) {
-            mm2_problems_add(st->p,
-                             "%s: [connect] workers has an empty entry; list the workers' base "
-                             "URLs separated by commas",
-                             st->file);
-            return;
-        }
-        if (c->nworkers == MM2_CONFIG_WORKERS_MAX) {
-            mm2_problems_add(st->p,
-                             "%s: [connect] workers lists more than %d URLs; name the workers' "
-                             "headless Service instead (one name, every worker)",
-                             st->file, MM2_CONFIG_WORKERS_MAX);
-            return;
-        }
-        url = strndup(p + a, b - a);
-        if (url == NULL) {
-            mm2_problems_add(st->p, "out of memory");
-            return;
-        }
-        c->workers[c->nworkers++] = url;
-        if (!mm2_http_base_url_valid(url, why, sizeof(why)))
+    if (n < 0)
+        mm2_problems_add(st->p,
+                         "%s: [connect] workers %s; list the workers' base URLs separated by "
+                         "commas (at most %d), or name their headless Service",
+                         st->file, why, MM2_CONFIG_WORKERS_MAX);
+    for (long i = 0; i < n; i++) {
+        if (!mm2_http_base_url_valid(items[i], why, sizeof(why)))
             mm2_problems_add(st->p, "%s: [connect] workers: each must be http[s]://HOST[:PORT]: %s",
                              st->file, why);
-        p += n;
-        if (*p == ',') {
-            p++;
-            if (*p == '\0')
-                mm2_problems_add(st->p, "%s: [connect] workers ends in a comma", st->file);
-        }
+        else if ((c->workers[c->nworkers] = strdup(items[i])) == NULL)
+            mm2_problems_add(st->p, "out of memory");
+        else
+            c->nworkers++;
     }
-    if (c->nworkers == 0)
-        mm2_problems_add(st->p,
-                         "%s: [connect] workers is empty; list the workers' base URLs or leave "
-                         "the key out",
-                         st->file);
 }
 
 static void connect_key(struct parse_state *st, const char *key, const char *value)
@@ -448,7 +383,7 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
         /* An https url's CA (a PEM file): the REST listener's own CA is rarely in the system's. */
         char *f = NULL;
         if (set_string(st, &st->seen_connect_ca, "connect", key, value, &f)) {
-            c->connect_ca = join_dir(st->file, f);
+            c->connect_ca = mm2_file_beside(st->file, f);
             free(f);
         }
     } else if (strcmp(key, "workers") == 0) {
@@ -629,7 +564,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (strcmp(name, "file") == 0) {
             char *f = NULL;
             if (set_string(st, &st->seen_file, section, name, value, &f)) {
-                c->connector_file = join_dir(st->file, f);
+                c->connector_file = mm2_file_beside(st->file, f);
                 free(f);
             }
         } else {

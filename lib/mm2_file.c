@@ -176,3 +176,21 @@ fail:
     unlink(tmp);
     return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path, strerror(e));
 }
+
+char *mm2_file_beside(const char *path, const char *file)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dl, fl;
+    char *out;
+
+    if (file[0] == '/' || slash == NULL)
+        return strdup(file);
+    dl = (size_t)(slash - path) + 1;
+    fl = strlen(file);
+    out = malloc(dl + fl + 1);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, path, dl);
+    memcpy(out + dl, file, fl + 1);
+    return out;
+}

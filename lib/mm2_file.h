@@ -25,4 +25,9 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
 enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
                                struct mm2_error *err);
 
+/* file as seen from the directory of path (an INI naming its connector JSON or a CA): file
+ * itself when absolute or when path has no directory, else that directory + "/" + file.
+ * malloc'd; NULL when out of memory. */
+char *mm2_file_beside(const char *path, const char *file);
+
 #endif

@@ -268,3 +268,37 @@ bool mm2_parse_topic_valid(const char *s, char *why, size_t whylen)
     }
     return true;
 }
+
+long mm2_parse_list(const char *v, char *buf, size_t buflen, char **items, size_t max, char *why,
+                    size_t whylen)
+{
+    size_t len = strlen(v), n = 0;
+    char *p = buf;
+
+    if (len >= buflen) {
+        mm2_whyf(why, whylen, "is longer than %zu bytes", buflen - 1);
+        return -1;
+    }
+    memcpy(buf, v, len + 1);
+    for (;;) {
+        char *end = p + strcspn(p, ","), *last = end;
+        bool more = *end == ',';
+        *end = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        while (last > p && (last[-1] == ' ' || last[-1] == '\t'))
+            *--last = '\0';
+        if (*p == '\0') {
+            mm2_whyf(why, whylen, "has an empty entry");
+            return -1;
+        }
+        if (n == max) {
+            mm2_whyf(why, whylen, "has more than %zu entries", max);
+            return -1;
+        }
+        items[n++] = p;
+        if (!more)
+            return (long)n;
+        p = end + 1;
+    }
+}

@@ -28,6 +28,13 @@ int mm2_parse_port(const char *s, int *out);
  * value must be > 0 and <= 86400 s: "0", "0.000" and "0.0001" (4 decimals) are rejected. */
 int mm2_parse_seconds(const char *s, long *out_ms);
 
+/* A list separated by commas: v copied into buf (buflen bytes) and split there, each entry trimmed
+ * of spaces and tabs, items[i] pointing into buf. Returns how many (1 to max), or -1 with why set:
+ * v empty, an empty entry (",," or a comma at either end), more than max entries, or v not
+ * fitting buf. */
+long mm2_parse_list(const char *v, char *buf, size_t buflen, char **items, size_t max, char *why,
+                    size_t whylen);
+
 #define MM2_HOSTPORT_LIST_MAX 4096
 
 /* Kafka bootstrap.servers list: comma-separated "host:port" entries, no empty entry, at most

@@ -439,7 +439,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
     write_ini
     ini_add flink "topic.mapping = $m"
     run -3 offsets verify --config "$INI" --plan p.json
-    assert_output "$E verify: error: $INI: [flink] topic.mapping has an empty pair; write \"identity\" or SOURCE=TARGET pairs separated by commas"
+    assert_output "$E verify: error: $INI: [flink] topic.mapping has an empty entry; write \"identity\" or SOURCE=TARGET pairs separated by commas (at most 1024)"
   done
 }
 @test "every problem of the INI file is reported at once, in file order, then the required keys" {

@@ -1210,13 +1210,14 @@ static void test_config_mapping_refuses_empty_pairs(void **state)
     for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
         char text[512];
         (void)snprintf(text, sizeof(text), "%s[flink]\ntopic.mapping = %s\n", VALID, empty[i]);
-        assert_one_problem(text, INI ": [flink] topic.mapping has an empty pair; write "
-                                     "\"identity\" or SOURCE=TARGET pairs separated by commas");
+        assert_one_problem(text, INI ": [flink] topic.mapping has an empty entry; write "
+                                     "\"identity\" or SOURCE=TARGET pairs separated by commas "
+                                     "(at most 1024)");
     }
     /* Spaces alone between two commas are no pair either. */
     assert_one_problem(VALID "[flink]\ntopic.mapping = a=b, ,c=d\n",
-                       INI ": [flink] topic.mapping has an empty pair; write \"identity\" or "
-                           "SOURCE=TARGET pairs separated by commas");
+                       INI ": [flink] topic.mapping has an empty entry; write \"identity\" or "
+                           "SOURCE=TARGET pairs separated by commas (at most 1024)");
 }
 
 /* ---- the connector file ---------------------------------------------------------------------- */
@@ -1267,9 +1268,10 @@ static void test_config_connect_workers(void **state)
     mm2_config_free(&c);
     assert_one_problem(VALID "[connect]\nworkers = http://a:8088,,http://b:8088\n",
                        INI ": [connect] workers has an empty entry; list the workers' base URLs "
-                           "separated by commas");
+                           "separated by commas (at most 16), or name their headless Service");
     assert_one_problem(VALID "[connect]\nworkers = http://a:8088,\n",
-                       INI ": [connect] workers ends in a comma");
+                       INI ": [connect] workers has an empty entry; list the workers' base URLs "
+                           "separated by commas (at most 16), or name their headless Service");
     assert_one_problem(VALID "[connect]\nworkers = a:8088\n",
                        INI ": [connect] workers: each must be http[s]://HOST[:PORT]: \"a:8088\" "
                            "does not start with http:// or https://");
@@ -1277,8 +1279,8 @@ static void test_config_connect_workers(void **state)
                        INI ": [connect] workers: each must be http[s]://HOST[:PORT]: it carries "
                            "credentials (USER@), which the process list would show");
     assert_one_problem(VALID "[connect]\nworkers = " W4 "," W4 "," W4 "," W4 ",http://h\n",
-                       INI ": [connect] workers lists more than 16 URLs; name the workers' "
-                           "headless Service instead (one name, every worker)");
+                       INI ": [connect] workers has more than 16 entries; list the workers' base "
+                           "URLs separated by commas (at most 16), or name their headless Service");
 }
 
 static void test_config_connect_ca_relative_to_the_ini(void **state)

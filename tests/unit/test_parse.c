@@ -370,6 +370,29 @@ static void test_topic_valid_rejects_illegal_characters(void **state)
     assert_false(mm2_parse_topic_valid("a:b", NULL, 0));
 }
 
+/* mm2_parse_list: entries trimmed, empty ones and too many refused, the copy bounded. */
+static void test_parse_list(void **state)
+{
+    char buf[64], why[80], *it[3];
+
+    (void)state;
+    assert_int_equal(mm2_parse_list(" a ,\tb,c ", buf, sizeof(buf), it, 3, why, sizeof(why)), 3);
+    assert_string_equal(it[0], "a");
+    assert_string_equal(it[1], "b");
+    assert_string_equal(it[2], "c");
+    assert_int_equal(mm2_parse_list("one", buf, sizeof(buf), it, 3, why, sizeof(why)), 1);
+    assert_string_equal(it[0], "one");
+    static const char *const empty[] = {"", ",", "a,", ",a", "a,,b", "a, ,b", " "};
+    for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+        assert_int_equal(mm2_parse_list(empty[i], buf, sizeof(buf), it, 3, why, sizeof(why)), -1);
+        assert_string_equal(why, "has an empty entry");
+    }
+    assert_int_equal(mm2_parse_list("a,b,c,d", buf, sizeof(buf), it, 3, why, sizeof(why)), -1);
+    assert_string_equal(why, "has more than 3 entries");
+    assert_int_equal(mm2_parse_list("abcdefgh", buf, 8, it, 3, why, sizeof(why)), -1);
+    assert_string_equal(why, "is longer than 7 bytes");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_topic_valid_rejects_250_chars),
         cmocka_unit_test(test_topic_valid_rejects_dot_names_and_empty),
         cmocka_unit_test(test_topic_valid_rejects_illegal_characters),
+        cmocka_unit_test(test_parse_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
