@@ -94,7 +94,7 @@ setup() {
   profile connect-mm2-mtls.properties
   run -0 grep -c '^\(producer\.\|consumer\.\|admin\.\)\?ssl\.keystore\.location='"$FAKE/tls/worker/keystore.pem\$" "$FAKE/etc/connect-mm2-mtls.properties"
   assert_output 4
-  run -0 grep -c '^\(producer\.\|consumer\.\|admin\.\)\?ssl\.key\.password=\${env:MM2_WORKER_SSL_KEY_PASSWORD}$' "$FAKE/etc/connect-mm2-mtls.properties"
+  run -0 grep -c '^\(producer\.\|consumer\.\|admin\.\)\?ssl\.key\.password=.{env:MM2_WORKER_SSL_KEY_PASSWORD}$' "$FAKE/etc/connect-mm2-mtls.properties"
   assert_output 4
   run -1 grep -E '^[^#].*(/tls/target/|MM2_TARGET_SSL_KEY_PASSWORD\})' "$FAKE/etc/connect-mm2-mtls.properties"
   # The connector's target keystore and its password are the connector's (target.cluster.* of
