@@ -234,7 +234,8 @@ tls-e2e: image
 	$(Q)tests/run-bats tests/tls
 # The short form make test runs (the tests tagged short): one worker of the SASL_SSL/SCRAM
 # profile with REST over HTTPS copies every record and answers mm2-probe --cacert; one of the
-# mTLS profile copies every record; mm2-offsets' cutover over mTLS and over SASL_SSL/SCRAM and
+# mTLS profile copies every record, its workers' and its connector's target principal each with
+# only their own ACLs; mm2-offsets' cutover over mTLS and over SASL_SSL/SCRAM and
 # its five TLS failures; the entrypoint's refusal; the sweep (all but HTTPS forwarding).
 tls-e2e-short: image
 	$(Q)tests/run-bats --filter-tags short tests/tls
