@@ -65,9 +65,9 @@ cutover() {
   w=$(bed_worker_name 1)
   # Each client's certificate, as Kafka logs every client's config.
   run -0 bash -c "podman logs $w 2>&1 | grep -E '^\\s+ssl.keystore.location = ' | sort | uniq -c"
-  assert_line --regexp '^ +[0-9]+ +ssl.keystore.location = /etc/mm2/tls/worker/keystore.pem$'
-  assert_line --regexp '^ +[0-9]+ +ssl.keystore.location = /etc/mm2/tls/target/keystore.pem$'
-  assert_line --regexp '^ +[0-9]+ +ssl.keystore.location = /etc/mm2/tls/source/keystore.pem$'
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/worker/keystore.pem$'
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/target/keystore.pem$'
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/source/keystore.pem$'
   run -0 "$BED" kit inventory --bootstrap "$BED_TGT_BOOTSTRAP"
   inv=$output
   # The replicated topic: Write for the workers (their task producer), Read and Create for the
