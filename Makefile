@@ -238,7 +238,8 @@ tls-e2e: image
 	$(Q)tests/run-bats tests/tls
 # The short form make test runs (the tests tagged short): one worker of the SASL_SSL/SCRAM
 # profile with REST over HTTPS copies every record and answers mm2-probe --cacert; one of the
-# mTLS profile copies every record; mm2-offsets' cutover over mTLS and over SASL_SSL/SCRAM and
+# mTLS profile copies every record, its workers' and its connector's target principal each with
+# only their own ACLs; mm2-offsets' cutover over mTLS and over SASL_SSL/SCRAM and
 # its five TLS failures; the entrypoint's refusal; the sweep (all but HTTPS forwarding).
 tls-e2e-short: image
 	$(Q)tests/run-bats --filter-tags short tests/tls
@@ -314,17 +315,18 @@ k8s-check:
 	@command -v kubectl >/dev/null || { echo "k8s-check: kubectl (for kubectl kustomize) is not installed" >&2; exit 3; }
 	@mkdir -p $(K8S_RENDER)
 	$(Q)tests/k8s/crds.sh >$(K8S_RENDER)/crds.dir
-	@echo "  KUSTOMIZE k8s/base k8s/overlays/example k8s/overlays/kube-e2e k8s/overlays/tls"
+	@echo "  KUSTOMIZE k8s/base k8s/overlays/example k8s/overlays/kube-e2e k8s/overlays/tls k8s/overlays/tls/mtls"
 	$(Q)kubectl kustomize k8s/base >$(K8S_RENDER)/base.yaml
 	$(Q)kubectl kustomize k8s/overlays/example >$(K8S_RENDER)/example.yaml
 	$(Q)kubectl kustomize k8s/overlays/kube-e2e >$(K8S_RENDER)/kube-e2e.yaml
 	$(Q)kubectl kustomize k8s/overlays/tls >$(K8S_RENDER)/tls.yaml
+	$(Q)kubectl kustomize k8s/overlays/tls/mtls >$(K8S_RENDER)/tls-mtls.yaml
 	@echo "  VALIDATE"
-	$(Q)for f in example base kube-e2e tls; do \
+	$(Q)for f in example base kube-e2e tls tls-mtls; do \
 	  MM2_CRD_SCHEMAS=$$(cat $(K8S_RENDER)/crds.dir) $(LINT_VENV)/bin/python tests/k8s/validate.py $(K8S_RENDER)/$$f.yaml >$(K8S_RENDER)/$$f.validate 2>&1 \
 	    || { cat $(K8S_RENDER)/$$f.validate; exit 1; }; tail -n 1 $(K8S_RENDER)/$$f.validate; done
 	@echo "  CONSISTENCY"
-	$(Q)for f in example tls; do \
+	$(Q)for f in example tls tls-mtls; do \
 	  $(LINT_VENV)/bin/python tests/k8s/consistency.py . <$(K8S_RENDER)/$$f.yaml >$(K8S_RENDER)/$$f.consistency 2>&1 \
 	    || { cat $(K8S_RENDER)/$$f.consistency; exit 1; }; printf '%s: ' $$f; tail -n 1 $(K8S_RENDER)/$$f.consistency; done
 	@echo "  CHECKOV k8s"

@@ -31,13 +31,9 @@ die() { printf 'bed: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 # bedkit runs as the admin (the bed's set-up); its grants (docs/acls.md) need the
 # clusters, the principals and the Kafka version, and flink-copy plays Flink as flink.
 kit() {
-  # The TLS bed serves the mTLS profile too, whose target clients present the workers'
-  # certificate (docs/acls.md): there the target's rows go to both.
-  local target="User:$BED_TARGET_USER"
-  if tls_bed; then target+="|User:$BED_CONNECT_USER"; fi
   BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
     BEDKIT_ACL_PAGE="$root/$BED_ACL_PAGE" BEDKIT_SOURCE="$BED_SRC_BOOTSTRAP" BEDKIT_TARGET="$BED_TGT_BOOTSTRAP" \
-    BEDKIT_PRINCIPALS="workers=User:$BED_CONNECT_USER,source=User:$BED_SOURCE_USER,target=$target,flink=User:$BED_FLINK_USER" \
+    BEDKIT_PRINCIPALS="workers=User:$BED_CONNECT_USER,source=User:$BED_SOURCE_USER,target=User:$BED_TARGET_USER,flink=User:$BED_FLINK_USER" \
     BEDKIT_FLINK_USERNAME=$BED_FLINK_USER BEDKIT_FLINK_PASSWORD=$BED_FLINK_PASSWORD \
     BEDKIT_KAFKA_VERSION="${BED_KAFKA_VERSION:-}" \
     timeout 300 "$PY" "$here/bedkit.py" "$@"
@@ -282,8 +278,10 @@ worker_env_args() { # i
     ssl)
       printf '%s\n' -e "MM2_WORKER_CONFIG=/etc/mm2/connect-mm2-mtls.properties" \
         -e "CONNECT_BOOTSTRAP_SERVERS=$BED_TGT_IP:$BED_SSL_PORT" \
+        -e "MM2_WORKER_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
         -e "MM2_SOURCE_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
         -e "MM2_TARGET_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
+        -v "$d/mount/worker:/etc/mm2/tls/worker:ro" \
         -v "$d/mount/source:/etc/mm2/tls/source:ro" -v "$d/mount/target:/etc/mm2/tls/target:ro" ;;
     *) die "BED_SECURITY must be sasl_plaintext, sasl_ssl or ssl, got '$BED_SECURITY'" 2 ;;
   esac
@@ -296,13 +294,17 @@ tls_make() {
   for i in 1 2 3 4 5 6 7 8 9; do workers+=("$(bed_worker_ip "$i")"); done
   BED_TLS_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD BED_TLS_STORE_PASSWORD=$BED_TLS_STORE_PASSWORD \
     "$here/tls-certs.sh" "$d" "$BED_SRC_IP" "$BED_TGT_IP" "${workers[@]}"
-  # The mTLS profile's worker config and its connector's target clients present the one
-  # certificate of /etc/mm2/tls/target (docker/mm2/README.md): the workers' own.
-  mkdir -p "$d/mount/source" "$d/mount/target"
+  # Two identities on the target under the mTLS profile (docker/mm2/README.md, docs/acls.md):
+  # the worker config's clients present the workers' own certificate (User:connect) from
+  # /etc/mm2/tls/worker, the connector's target clients the target's (User:mm2-target) from
+  # /etc/mm2/tls/target, its source clients the source's (User:mm2-source).
+  mkdir -p "$d/mount/worker" "$d/mount/source" "$d/mount/target"
+  cp "$d/ca.crt" "$d/mount/worker/ca.crt"
   cp "$d/ca.crt" "$d/mount/source/ca.crt"
   cp "$d/ca.crt" "$d/mount/target/ca.crt"
+  cp "$d/client.pem" "$d/mount/worker/keystore.pem"
   cp "$d/client-source.pem" "$d/mount/source/keystore.pem"
-  cp "$d/client.pem" "$d/mount/target/keystore.pem"
+  cp "$d/client-target.pem" "$d/mount/target/keystore.pem"
   mkdir -p "$d/mount/rest"
   cp "$d/rest.p12" "$d/mount/rest/keystore.p12"
   cp "$d/rest-trust.p12" "$d/mount/rest/truststore.p12"

@@ -106,8 +106,8 @@ def acl_granted(r, version):
 
 
 def acl_bindings(r, names, principals):
-    """The AclBindings of row r (one per principal of its role) with its {placeholders} filled
-    from names; none if one is not."""
+    """The AclBindings of row r (for its role's principal) with its {placeholders} filled from
+    names; none if one is not."""
     missing = [k for k in re.findall(r"\{([a-z ]+)\}", r["name"]) if k not in names]
     if missing:
         return []
@@ -123,19 +123,20 @@ def acl_bindings(r, names, principals):
     pattern = ResourcePatternType.PREFIXED if r["pattern"] == "prefixed" else ResourcePatternType.LITERAL
     if r["role"] not in principals:
         fail(2, f"BEDKIT_PRINCIPALS names no principal for {r['role']}")
-    return [AclBinding(rtype, name, pattern, p, "*", op, AclPermissionType.ALLOW)
-            for p in principals[r["role"]]]
+    return [AclBinding(rtype, name, pattern, principals[r["role"]], "*", op, AclPermissionType.ALLOW)]
 
 
 def principals_from_env():
-    """BEDKIT_PRINCIPALS: ROLE=User:NAME[|User:NAME2],... (a role held by two logins: the mTLS
-    profile's target clients present the workers' certificate)."""
+    """BEDKIT_PRINCIPALS: ROLE=User:NAME,... One principal a role, and one role a principal:
+    a login that held two roles' rows would hide a row missing from either table."""
     out = {}
     for item in filter(None, os.environ.get("BEDKIT_PRINCIPALS", "").split(",")):
         role, sep, principal = item.partition("=")
-        if not sep or not all(p.startswith("User:") for p in principal.split("|")):
-            fail(2, f'BEDKIT_PRINCIPALS item "{item}" must be ROLE=User:NAME[|User:NAME]')
-        out[role] = principal.split("|")
+        if not sep or not re.fullmatch(r"User:[^|,=]+", principal):
+            fail(2, f'BEDKIT_PRINCIPALS item "{item}" must be ROLE=User:NAME')
+        if principal in out.values():
+            fail(2, f"BEDKIT_PRINCIPALS gives {principal} two roles")
+        out[role] = principal
     return out
 
 

@@ -5,8 +5,12 @@
 #   other-ca.crt             an unrelated CA: trusting it instead is "a wrong CA"
 #   source.pem target.pem    broker keystores (PKCS#8 key + certificate, SAN = the broker's IP)
 #   wronghost.pem            a broker keystore whose SAN names another address
-#   client.pem               mTLS client keystore for Kafka (encrypted key + certificate),
-#   client.crt client.key    the same pair as librdkafka reads it (key encrypted too)
+#   client.pem               mTLS client keystores for Kafka (encrypted key + certificate),
+#   client-source.pem        one per principal: client (CN=connect) the workers' own,
+#   client-target.pem        client-source and client-target the connector's and
+#   admin.pem                mm2-offsets', admin the bed's set-up
+#   client.crt client.key    each pair also as librdkafka reads it (key encrypted too;
+#                            client-source.crt, client-target.key, ...)
 #   expired.crt expired.key  a client certificate whose validity ended in 2020
 #   rest.p12                 the Connect REST listener's keystore (PKCS12; SAN: localhost,
 #                            127.0.0.1, mm2-connect and each WORKER_IP, as per-pod

@@ -59,6 +59,10 @@ check(profile_path == f"/etc/mm2/{profile}" and os.path.isfile(os.path.join(ROOT
       and f"docker/mm2/{profile}" in read("docker", "mm2", "Dockerfile"),
       f"MM2_WORKER_CONFIG {profile_path} is a profile the image installs in /etc/mm2")
 props = uncommented(read("docker", "mm2", profile))
+# The entrypoint asks for the JAAS entry only when the worker config uses it (config.c: read_jaas;
+# the mTLS profile logs in with a certificate).
+if "${env:CONNECT_SASL_JAAS_CONFIG}" not in props:
+    ep_required.discard("CONNECT_SASL_JAAS_CONFIG")
 prop_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", props))
 allow = re.search(r"^config\.providers\.env\.param\.allowlist\.pattern=\^\((.*)\)\$$", props, re.M)
 allowlist = set(allow.group(1).split("|")) if allow else set()
@@ -86,6 +90,23 @@ conn = json.loads(cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["d
 conn_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", json.dumps(conn)))
 check(conn_vars <= allowlist and conn_vars <= dep_env,
       f"the connector JSON's ${{env:X}} are allowlisted and set on every worker: {sorted(conn_vars)}")
+
+# Every file under /etc/mm2/tls the worker config or the connector JSON names is a file of a
+# Secret mounted there (with items: one of them), so no store is missing at the pod's start.
+dep_mounts = {m["mountPath"]: m["name"] for m in c.get("volumeMounts", [])}
+dep_vols = {v["name"]: v for v in pod.get("volumes", [])}
+for path in sorted(set(re.findall(r"(/etc/mm2/tls/[\w./-]+)", props + json.dumps(conn)))):
+    mount = next((m for m in dep_mounts if path.startswith(m + "/")), None)
+    secret = dep_vols.get(dep_mounts[mount], {}).get("secret") if mount else None
+    items = (secret or {}).get("items")
+    check(secret is not None and (items is None or path[len(mount) + 1:] in {i["path"] for i in items}),
+          f"{path} (worker config or connector JSON) is a file of a Secret mounted at {mount}")
+# The workers' own certificate (the mTLS profile's /etc/mm2/tls/worker) is theirs alone: the
+# offset Job, which logs in as the connector's source and target principals, never mounts it.
+worker_tls = dep_vols.get(dep_mounts.get("/etc/mm2/tls/worker"), {}).get("secret", {}).get("secretName")
+job_secrets = {v.get("secret", {}).get("secretName") for v in job["spec"]["template"]["spec"].get("volumes", [])}
+check(worker_tls is None or worker_tls not in job_secrets,
+      f"the offset Job does not mount the workers' own certificate (Secret {worker_tls})")
 
 ports = {p["name"]: p["containerPort"] for p in c["ports"]}
 check(int(env_cm["CONNECT_REST_PORT"]) == ports["rest"] == int(expose.group(1)) == int(rest_default.group(1)),

@@ -9,7 +9,8 @@
 # first.  The TLS failures (wrong CA, expired or wrong-host certificate, wrong
 # password, PLAIN on the SCRAM listener) are in tls.bats.  All tagged short (make
 # test runs them).  The mTLS profile's replication test comes first, on the worker
-# its cutover then reuses.
+# its cutover then reuses; the connector creates the target topic there, and the next test
+# shows that the workers' and the connector's target principal each hold only their own rows.
 load helpers
 
 # cutover PROFILE NAME: the acceptance test of tests/e2e/offsets.bats over PROFILE.
@@ -49,8 +50,50 @@ cutover() {
 # bats test_tags=short
 @test "mTLS: a worker of the profile copies every record, read back with a client certificate" {
   worker_on ssl
-  replicate ssl tls.mtls kit_mtls
+  replicate ssl tls.mtls kit_mtls created
   run -0 bash -c "podman logs $(bed_worker_name 1) 2>&1 | grep -cE '^\\s+security.protocol = SSL\$'"
+}
+
+# Two identities on the TARGET (docs/acls.md): the worker config's clients present the workers'
+# own certificate (User:connect, /etc/mm2/tls/worker), the connector's target clients the
+# target's (User:mm2-target, /etc/mm2/tls/target). The bed grants each its own table and nothing
+# more; the copy above needed both (the workers' group, internal topics and Write, the target
+# admin's Read and the Create of the topic it made), so each login used its own rows.
+# bats test_tags=short
+@test "mTLS: the workers' principal and the connector's target principal each hold only their own rows" {
+  local w inv
+  w=$(bed_worker_name 1)
+  # Each client's certificate, as Kafka logs every client's config.
+  run -0 bash -c "podman logs $w 2>&1 | grep -E '^\\s+ssl.keystore.location = ' | sort | uniq -c"
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/worker/keystore.pem$'
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/target/keystore.pem$'
+  assert_line --regexp '^ +[0-9]+[[:space:]]+ssl.keystore.location = /etc/mm2/tls/source/keystore.pem$'
+  run -0 "$BED" kit inventory --bootstrap "$BED_TGT_BOOTSTRAP"
+  inv=$output
+  # The replicated topic: Write for the workers (their task producer), Read and Create for the
+  # connector's target admin (and Flink's Write), nothing else.
+  run -0 jq -r '.acls[] | select(test(" TOPIC:LITERAL:tls\\.mtls ")) | split(" ")[0:3] | join(" ")' <<<"$inv"
+  assert_output "User:connect ALLOW WRITE
+User:flink ALLOW WRITE
+User:mm2-target ALLOW CREATE
+User:mm2-target ALLOW READ"
+  # User:connect: the workers' table only (the group, the three internal topics, Write).
+  # shellcheck disable=SC2016 # a jq program
+  run -0 jq -r --arg g "$BED_GROUP" --arg i "($BED_CONFIG_TOPIC|$BED_OFFSET_TOPIC|$BED_STATUS_TOPIC)" '
+    .acls[] | select(startswith("User:connect ")) | select(
+      test("^User:connect ALLOW READ GROUP:LITERAL:" + $g + " ") or
+      test("^User:connect ALLOW (READ|WRITE|DESCRIBE_CONFIGS) TOPIC:LITERAL:" + $i + " ") or
+      (test("^User:connect ALLOW WRITE TOPIC:LITERAL:") and (test(":" + $i + " ") | not)) | not)' <<<"$inv"
+  assert_output ""
+  # User:mm2-target: the target table only (Read and Create on replicated topics), never a
+  # group or an internal topic.
+  # shellcheck disable=SC2016 # a jq program
+  run -0 jq -r --arg i "($BED_CONFIG_TOPIC|$BED_OFFSET_TOPIC|$BED_STATUS_TOPIC)" '
+    .acls[] | select(startswith("User:mm2-target ")) | select(
+      test("^User:mm2-target ALLOW (READ|CREATE) TOPIC:LITERAL:") and (test(":" + $i + " ") | not) | not)' <<<"$inv"
+  assert_output ""
+  run -0 jq '[.acls[] | select(startswith("User:mm2-target "))] | length' <<<"$inv"
+  [ "$output" -ge 2 ] || fail "User:mm2-target holds $output ACLs on the target"
 }
 
 # bats test_tags=short

@@ -123,7 +123,8 @@ load helpers
   [ "${#files[@]}" -gt 2 ] || fail "nothing to sweep: ${files[*]}"
   run -0 grep -lE "security.protocol = SASL_SSL" "${files[@]}"
   for s in "$BED_CONNECT_PASSWORD" "$BED_SOURCE_PASSWORD" "$BED_TARGET_PASSWORD" "$BED_TLS_KEY_PASSWORD" "$BED_TLS_STORE_PASSWORD" wrong-password \
-    "$(sed -n 2p "$TLS/ca.key")" "$(sed -n 2p "$TLS/client.key")" "$(sed -n 2p "$TLS/source.pem")"; do
+    "$(sed -n 2p "$TLS/ca.key")" "$(sed -n 2p "$TLS/client.key")" "$(sed -n 2p "$TLS/client-source.key")" \
+    "$(sed -n 2p "$TLS/client-target.key")" "$(sed -n 2p "$TLS/source.pem")"; do
     [ ${#s} -ge 14 ] || fail "a sentinel is too short to search for: '$s'"
     run -1 grep -rlF -- "$s" "${files[@]}"
   done
