@@ -3,6 +3,7 @@
  * preflight.h). Read-only: only describe and list requests are sent, and GET /. */
 #include "preflight.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,10 @@
 #include "pfversions.h"
 #include "pfworkers.h"
 
+/* --rate-wait's default: long enough for a producer's rate to show, short beside the
+ * cutover. */
+#define DEFAULT_RATE_WAIT_MS 10000L
+
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
     {MM2_OK, "nothing refused; warnings may remain"},
@@ -35,7 +40,7 @@ static const struct mm2_exit_note exit_notes[] = {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: " PROG " preflight --config FILE [--report FILE]\n"
+            "Usage: " PROG " preflight --config FILE [--report FILE] [--rate-wait SECONDS]\n"
             "       " PROG " preflight --workers [--replication-factor N]\n"
             "                   [--min-insync-replicas N] [--timeout SECONDS] [--report FILE]\n"
             "Checks, before Flink is stopped and again just before export, what the cutover\n"
@@ -48,6 +53,8 @@ static void usage(FILE *out)
             "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
             "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
             "Prints the findings on stderr and the report (JSON) on stdout.\n"
+            "A topic's retention.bytes is judged by an estimate (a partition's size cannot\n"
+            "be asked): the records read at C, and the log ends read twice --rate-wait apart.\n"
             "With --workers, in a worker pod (the workers' own credentials, never the\n"
             "offset Job's): from CONNECT_BOOTSTRAP_SERVERS, CONNECT_GROUP_ID, the three\n"
             "CONNECT_*_STORAGE_TOPIC and CONNECT_SASL_JAAS_CONFIG (PLAIN), the workers'\n"
@@ -57,10 +64,13 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE             the migration INI file\n"
             "  -r, --report FILE             also write the report there\n"
+            "  -W, --rate-wait SECONDS       between the two reads of the log ends that give\n"
+            "                                retention.bytes' produce rate (%ld)\n"
             "  -w, --workers                 the workers' principal, from their environment\n"
             "  -R, --replication-factor N    --workers: the internal topics' least (3)\n"
             "  -I, --min-insync-replicas N   --workers: their least min.insync.replicas (2)\n"
-            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n");
+            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n",
+            DEFAULT_RATE_WAIT_MS / 1000);
     job_usage_end(out, 32, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
@@ -78,6 +88,9 @@ struct pf {
     /* [source] may read the group's offsets and every topic's records and configs (no refusal,
      * nothing not checked): the retention headroom can be read. */
     bool readable;
+    /* --rate-wait: how far apart the two reads of the log ends are that give the produce rate
+     * the retention.bytes estimate needs (taken only when a topic has retention.bytes). */
+    long rate_wait_ms;
 };
 
 static void pf_free(struct pf *x)
@@ -423,11 +436,12 @@ static struct mm2_tp *source_partitions(const struct pf *x, size_t *n)
     return tps;
 }
 
-/* What limits each topic's log by time: retention.ms, or -1 (unlimited) when it is -1 or its
- * cleanup.policy has no "delete"; a warning per topic whose retention.bytes is set (its size is
- * not asked: librdkafka 2.8 has no DescribeLogDirs). */
+/* What limits each topic's log: by time, retention.ms (ms), and by size, retention.bytes per
+ * partition (bytes); each -1 (unlimited) when it is negative or the cleanup.policy has no
+ * "delete". A retention.bytes missing from the answer or not a number is -1 with a warning
+ * "not checked". */
 static enum mm2_status retention_of(struct pf *x, const char **names, size_t n, long long *ms,
-                                    struct mm2_error *err)
+                                    long long *bytes, struct mm2_error *err)
 {
     struct mm2_kafka_config_value *v = calloc(3 * n + 1, sizeof(*v));
     static const char *const keys[3] = {"retention.ms", "cleanup.policy", "retention.bytes"};
@@ -439,20 +453,30 @@ static enum mm2_status retention_of(struct pf *x, const char **names, size_t n, 
         st = mm2_kafka_describe_config(x->j->source, names, n, keys[k], v + k * n, &dl, err);
     }
     for (size_t i = 0; st == MM2_OK && i < n; i++) {
-        char *end = NULL;
+        const struct mm2_kafka_config_value *b = &v[2 * n + i];
+        char *end = NULL, *bend = NULL;
+        bool deleted =
+            v[n + i].seen != MM2_KAFKA_SEEN_OPS || strstr(v[n + i].value, "delete") != NULL;
+
         ms[i] = strtoll(v[i].value, &end, 10);
         if (v[i].seen != MM2_KAFKA_SEEN_OPS || end == v[i].value || *end != '\0')
             st = mm2_error_set(err, MM2_UNEXPECTED, "topic %.200s: no retention.ms in the answer",
                                names[i]);
-        else if (v[n + i].seen == MM2_KAFKA_SEEN_OPS && strstr(v[n + i].value, "delete") == NULL)
+        else if (!deleted)
             ms[i] = -1; /* compacted only: no time limit */
-        if (st == MM2_OK && v[2 * n + i].seen == MM2_KAFKA_SEEN_OPS &&
-            strcmp(v[2 * n + i].value, "-1") != 0)
-            mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
-                       "not checked: %s has retention.bytes=%s, which needs the partitions' "
-                       "sizes (librdkafka 2.8 has no DescribeLogDirs); export's two reads give "
-                       "the produce rate to estimate it",
-                       names[i], v[2 * n + i].value);
+        errno = 0;
+        bytes[i] = b->seen == MM2_KAFKA_SEEN_OPS ? strtoll(b->value, &bend, 10) : -1;
+        if (b->seen == MM2_KAFKA_SEEN_OPS && (bend == b->value || *bend != '\0' || errno != 0)) {
+            bytes[i] = -1;
+            mm2_pf_add(&x->f, "retention-bytes", MM2_PF_WARN, NULL, NULL, NULL,
+                       "not checked: %s has retention.bytes=\"%.40s\", not a number", names[i],
+                       b->value);
+        } else if (b->seen != MM2_KAFKA_SEEN_OPS && deleted) {
+            mm2_pf_add(&x->f, "retention-bytes", MM2_PF_WARN, NULL, NULL, NULL,
+                       "not checked: %s: the source did not answer its retention.bytes", names[i]);
+        }
+        if (bytes[i] < 0 || !deleted)
+            bytes[i] = -1; /* compacted only: no size limit either */
     }
     free(v);
     return st;
@@ -496,92 +520,190 @@ static enum mm2_status records_at_c(struct pf *x, const struct mm2_tp *tps, size
     return st;
 }
 
+/* What the headroom is judged from: per partition (n, in topic order) C, the log at the last
+ * read, its end at the first read and the records at C; per topic (names, NULL-ended)
+ * retention.ms and retention.bytes; and how far apart the two reads were (0: one read, no
+ * topic has retention.bytes). */
+struct pf_logs {
+    struct mm2_tp *tps;
+    size_t n;
+    int64_t *c, *start, *end, *before;
+    struct mm2_record_list *rec;
+    const char **names;
+    long long *ms, *bytes;
+    long interval_ms;
+};
+
+/* The key, value and header bytes of the records read at C. */
+static unsigned long long record_bytes(const struct mm2_record_list *l)
+{
+    unsigned long long b = 0;
+
+    for (size_t r = 0; r < l->n; r++) {
+        b += l->v[r].key_len + l->v[r].value_len;
+        for (size_t h = 0; h < l->v[r].nheaders; h++)
+            b += strlen(l->v[r].headers[h].name) + l->v[r].headers[h].len;
+    }
+    return b;
+}
+
+/* Partition i's retention.bytes headroom (mm2_pf_bytes_headroom), estimated. */
+static long long bytes_headroom(struct pf *x, const struct mm2_pf_who *w, const struct pf_logs *l,
+                                size_t i, long long bytes)
+{
+    const struct mm2_pf_bytes h = {.topic = l->tps[i].topic,
+                                   .partition = l->tps[i].partition,
+                                   .c = l->c[i],
+                                   .log_start = l->start[i],
+                                   .log_end = l->end[i],
+                                   .end_before = l->before[i],
+                                   .interval_ms = l->interval_ms,
+                                   .records = l->rec[i].n,
+                                   .record_bytes = record_bytes(&l->rec[i]),
+                                   .retention_bytes = bytes};
+
+    return mm2_pf_bytes_headroom(&x->f, w, &h, x->j->cfg.retention_margin_ms);
+}
+
 /* Per partition, how long until C falls below the log start, against [flink]
- * retention.margin.seconds; one pass per topic with its least headroom. */
-static void judge_headroom(struct pf *x, const struct mm2_tp *tps, size_t n, const int64_t *c,
-                           const int64_t *start, const int64_t *end,
-                           const struct mm2_record_list *rec, const char **names,
-                           const long long *ms)
+ * retention.margin.seconds: by retention.ms, then, where that leaves it in the log, by
+ * retention.bytes (an estimate); one pass per topic with its least headroom by each. */
+static void judge_headroom(struct pf *x, const struct pf_logs *l)
 {
     const struct mm2_pf_who w = {"source", "", bootstrap(x->j->cfg.source, x->j->cfg.nsource)};
+    const long margin_ms = x->j->cfg.retention_margin_ms;
     int64_t now = (int64_t)time(NULL) * 1000;
 
-    for (size_t t = 0, i = 0; names[t] != NULL; t++) {
-        long long least = LLONG_MAX;
-        bool ok = true;
-        for (; i < n && strcmp(tps[i].topic, names[t]) == 0; i++) {
-            struct mm2_pf_headroom h = {tps[i].topic,
-                                        tps[i].partition,
-                                        c[i],
-                                        start[i],
-                                        end[i],
-                                        rec[i].n > 0 && rec[i].v[0].timestamp >= 0,
-                                        rec[i].n > 0 ? rec[i].v[0].timestamp : 0,
-                                        ms[t]};
-            long long left = mm2_pf_headroom(&x->f, &w, &h, now, x->j->cfg.retention_margin_ms);
+    for (size_t t = 0, i = 0; l->names[t] != NULL; t++) {
+        long long least = LLONG_MAX, least_b = LLONG_MAX;
+        bool ok = true, ok_b = true;
+        for (; i < l->n && strcmp(l->tps[i].topic, l->names[t]) == 0; i++) {
+            const struct mm2_record_list *rec = &l->rec[i];
+            struct mm2_pf_headroom h = {l->tps[i].topic,
+                                        l->tps[i].partition,
+                                        l->c[i],
+                                        l->start[i],
+                                        l->end[i],
+                                        rec->n > 0 && rec->v[0].timestamp >= 0,
+                                        rec->n > 0 ? rec->v[0].timestamp : 0,
+                                        l->ms[t]};
+            long long left = mm2_pf_headroom(&x->f, &w, &h, now, margin_ms), left_b = -1;
             ok = ok && left >= 0;
             least = left >= 0 && left < least ? left : least;
+            if (left >= 0 && l->bytes[t] >= 0) /* else said already: no C, or gone */
+                left_b = bytes_headroom(x, &w, l, i, l->bytes[t]);
+            ok_b = ok_b && left_b >= 0;
+            least_b = left_b >= 0 && left_b < least_b ? left_b : least_b;
         }
         if (ok && least == LLONG_MAX)
             mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
                        "%s: no time limit on C (retention.ms=-1, compacted only, or nothing at "
                        "C yet)",
-                       names[t]);
+                       l->names[t]);
         else if (ok)
             mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
                        "%s: C stays in the log at least %lld s more in every partition, above the "
                        "margin of %ld s",
-                       names[t], least / 1000, x->j->cfg.retention_margin_ms / 1000);
+                       l->names[t], least / 1000, margin_ms / 1000);
+        if (ok && ok_b && l->bytes[t] >= 0)
+            mm2_pf_add(&x->f, "retention-bytes", MM2_PF_PASS, NULL, NULL, NULL,
+                       "%s: retention.bytes=%lld (per partition), estimate: C stays in the log "
+                       "about %lld s more in every partition, above the margin of %ld s (from "
+                       "the records read at C, uncompressed, and the produce rate over %ld.%03ld "
+                       "s)",
+                       l->names[t], l->bytes[t], least_b / 1000, margin_ms / 1000,
+                       l->interval_ms / 1000, l->interval_ms % 1000);
     }
 }
 
+/* The log's bounds of every partition, and, when a topic has retention.bytes, its ends again
+ * --rate-wait after the first read: the produce rate (l->before, l->interval_ms). */
+static enum mm2_status log_reads(struct pf *x, struct pf_logs *l, size_t nt, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    struct mm2_deadline dl;
+    size_t sized = 0;
+    long t0, t1, t2;
+    enum mm2_status st;
+
+    for (size_t t = 0; t < nt; t++)
+        sized += l->bytes[t] >= 0;
+    t0 = mm2_deadline_now_ms();
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_log_offsets(j->source, l->tps, l->n, l->start, l->end, NULL, &dl, err);
+    t1 = mm2_deadline_now_ms();
+    if (st != MM2_OK || sized == 0)
+        return st;
+    memcpy(l->before, l->end, l->n * sizeof(*l->end));
+    job_info(j,
+             "retention.bytes is set on %zu topic%s: reading the log ends again %ld.%03ld s "
+             "after the first read, for the produce rate its estimate needs (--rate-wait)",
+             sized, sized == 1 ? "" : "s", x->rate_wait_ms / 1000, x->rate_wait_ms % 1000);
+    if (t1 - t0 < x->rate_wait_ms) {
+        job_sleep_ms(x->rate_wait_ms - (t1 - t0));
+        j->waited_ms += x->rate_wait_ms - (t1 - t0);
+    }
+    t2 = mm2_deadline_now_ms();
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_log_offsets(j->source, l->tps, l->n, l->start, l->end, NULL, &dl, err);
+    /* Each read taken at its middle: the reads' own time is in neither end. */
+    l->interval_ms = (t2 + mm2_deadline_now_ms()) / 2 - (t0 + t1) / 2;
+    return st;
+}
+
 /* The retention headroom of every replicated source partition, read with [source]'s credentials
- * when they may (source_acls said so): C, the log's bounds, the record at C, retention.ms. */
+ * when they may (source_acls said so): C, the log's bounds (twice when a topic has
+ * retention.bytes), the record at C, retention.ms and retention.bytes. */
 static enum mm2_status headroom(struct pf *x, struct mm2_error *err)
 {
     struct job *j = x->j;
     size_t n = 0, nt = 0;
-    struct mm2_tp *tps = source_partitions(x, &n);
-    const char **names = calloc(x->ntopics + 1, sizeof(*names));
-    long long *ms = calloc(x->ntopics + 1, sizeof(*ms));
-    int64_t *c = calloc(n + 1, sizeof(*c)), *start = calloc(n + 1, sizeof(*start)),
-            *end = calloc(n + 1, sizeof(*end));
-    struct mm2_record_list *rec = calloc(n + 1, sizeof(*rec));
+    struct pf_logs l = {.tps = source_partitions(x, &n)};
     struct mm2_deadline dl;
     enum mm2_status st = MM2_OK;
 
-    if (tps == NULL || names == NULL || ms == NULL || c == NULL || start == NULL || end == NULL ||
-        rec == NULL)
+    l.n = n;
+    l.names = calloc(x->ntopics + 1, sizeof(*l.names));
+    l.ms = calloc(x->ntopics + 1, sizeof(*l.ms));
+    l.bytes = calloc(x->ntopics + 1, sizeof(*l.bytes));
+    l.c = calloc(n + 1, sizeof(*l.c));
+    l.start = calloc(n + 1, sizeof(*l.start));
+    l.end = calloc(n + 1, sizeof(*l.end));
+    l.before = calloc(n + 1, sizeof(*l.before));
+    l.rec = calloc(n + 1, sizeof(*l.rec));
+    if (l.tps == NULL || l.names == NULL || l.ms == NULL || l.bytes == NULL || l.c == NULL ||
+        l.start == NULL || l.end == NULL || l.before == NULL || l.rec == NULL)
         st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
         if (x->topics[i].partitions > 0)
-            names[nt++] = x->topics[i].name;
+            l.names[nt++] = x->topics[i].name;
     if (st == MM2_OK && !x->readable)
         mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
                    "not checked: the retention headroom needs [source] to read the group's "
                    "offsets, the topics and their configs (see the findings above)");
     else if (st == MM2_OK && n > 0) {
-        st = retention_of(x, names, nt, ms, err);
+        st = retention_of(x, l.names, nt, l.ms, l.bytes, err);
         job_kafka_deadline(j, &dl);
         if (st == MM2_OK)
-            st = mm2_kafka_committed(j->source, j->cfg.group, tps, n, c, &dl, err);
-        job_kafka_deadline(j, &dl);
+            st = mm2_kafka_committed(j->source, j->cfg.group, l.tps, n, l.c, &dl, err);
         if (st == MM2_OK)
-            st = mm2_kafka_log_offsets(j->source, tps, n, start, end, NULL, &dl, err);
+            st = log_reads(x, &l, nt, err);
         if (st == MM2_OK)
-            st = records_at_c(x, tps, n, c, start, end, rec, err);
+            st = records_at_c(x, l.tps, n, l.c, l.start, l.end, l.rec, err);
         if (st == MM2_OK)
-            judge_headroom(x, tps, n, c, start, end, rec, names, ms);
+            judge_headroom(x, &l);
     }
-    for (size_t i = 0; rec != NULL && i < n; i++)
-        mm2_record_list_free(&rec[i]);
-    free(tps);
-    free(names);
-    free(ms);
-    free(c);
-    free(start);
-    free(end);
-    free(rec);
+    for (size_t i = 0; l.rec != NULL && i < n; i++)
+        mm2_record_list_free(&l.rec[i]);
+    free(l.tps);
+    free(l.names);
+    free(l.ms);
+    free(l.bytes);
+    free(l.c);
+    free(l.start);
+    free(l.end);
+    free(l.before);
+    free(l.rec);
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source] retention headroom");
 }
 
@@ -650,7 +772,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *path = NULL, *rf_s = NULL, *isr_s = NULL;
     bool workers = false;
-    long rf = 3, isr = 2, timeout_ms = -1;
+    long rf = 3, isr = 2, timeout_ms = -1, rate_ms = -1;
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"report", 'r', JOB_OPT_STRING, &path},
@@ -658,6 +780,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
         {"replication-factor", 'R', JOB_OPT_STRING, &rf_s},
         {"min-insync-replicas", 'I', JOB_OPT_STRING, &isr_s},
         {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
+        {"rate-wait", 'W', JOB_OPT_SECONDS, &rate_ms},
     };
     struct pf x = {.j = j, .readable = true};
     bool done;
@@ -668,6 +791,9 @@ int cmd_preflight(struct job *j, int argc, char **argv)
     if (workers && config != NULL)
         return job_usage_error(j, "--workers takes no --config: it reads the workers' own "
                                   "environment (CONNECT_*)");
+    if (workers && rate_ms >= 0)
+        return job_usage_error(j, "--rate-wait goes with --config: --workers reads no source "
+                                  "topic");
     if (!workers && (rf_s != NULL || isr_s != NULL || timeout_ms >= 0))
         return job_usage_error(j, "--replication-factor, --min-insync-replicas and --timeout go "
                                   "with --workers; the INI states them in [connect]");
@@ -682,6 +808,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
     rc = job_load(j, config);
     if (rc != MM2_OK)
         return rc;
+    x.rate_wait_ms = rate_ms > 0 ? rate_ms : DEFAULT_RATE_WAIT_MS;
     rc = run(&x, path);
     pf_free(&x);
     return rc;
