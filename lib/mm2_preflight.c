@@ -475,7 +475,9 @@ long long mm2_pf_bytes_headroom(struct mm2_pf_findings *f, const struct mm2_pf_w
                                 const struct mm2_pf_bytes *h, long margin_ms)
 {
     char res[MM2_PF_RES_LEN], fix[MM2_PF_TEXT_LEN];
-    long long grown = (long long)h->log_end - (long long)h->end_before;
+    /* Offsets Kafka answered are never negative; should one be, there is no rate. */
+    long long grown =
+        h->log_end >= 0 && h->end_before >= 0 ? (long long)h->log_end - h->end_before : -1;
     long long behind = h->log_end > h->c ? (long long)h->log_end - (long long)h->c : 0;
     double size, kept, rate, left;
 

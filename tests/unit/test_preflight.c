@@ -544,6 +544,10 @@ static void test_pf_bytes_headroom_not_checked_is_never_a_pass(void **state)
     assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
     assert_non_null(strstr(one(&f, MM2_PF_WARN)->message, "the log end went back to 500"));
     mm2_pf_free(&f);
+    h.end_before = -1; /* no answer a broker gives: no rate either */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_int_equal(one(&f, MM2_PF_WARN)->sev, MM2_PF_WARN);
+    mm2_pf_free(&f);
     h = bpart(MIB);
     h.interval_ms = 0;
     assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
