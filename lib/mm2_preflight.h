@@ -124,6 +124,10 @@ struct mm2_pf_who {
  * Read, Write, Delete and Alter, DescribeConfigs by AlterConfigs (StandardAuthorizerData). */
 bool mm2_pf_allows(uint32_t ops, enum mm2_pf_op op);
 
+/* s as one shell word into buf (len bytes): as is when every character is one no shell reads,
+ * else single-quoted (cut to fit). */
+void mm2_pf_shell_word(char *buf, size_t len, const char *s);
+
 /* The line an administrator runs to grant who op on the resource (name: the topic or group; not
  * used for the cluster), into buf: "kafka-acls.sh --bootstrap-server B --add --allow-principal P
  * --operation OP --topic NAME" (--group NAME, --cluster), "--resource-pattern-type prefixed"
