@@ -7,6 +7,7 @@
  *   options.c clients.c report.c           a subcommand's tools: job.c at most
  *   bind.c readback.c recheck.c stopped.c  reads and checks: the tools
  *   pfread.c pfversions.c                  (preflight's shared reads and output)
+ *   pfretention.c                          (preflight's retention headroom)
  *   load.c compare.c past.c pfworkers.c    steps a subcommand takes: all of the above
  *   apply.c check.c export.c plan.c preflight.c resume.c rollback.c status.c verify.c
  *                                          the subcommands: all of the above, never each other

@@ -19,8 +19,13 @@
 #include "options.h"
 #include "mm2_parse.h"
 #include "pfread.h"
+#include "pfretention.h"
 #include "pfversions.h"
 #include "pfworkers.h"
+
+/* --rate-wait's default: long enough for a producer's rate to show, short beside the
+ * cutover. */
+#define DEFAULT_RATE_WAIT_MS 10000L
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -35,7 +40,7 @@ static const struct mm2_exit_note exit_notes[] = {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: " PROG " preflight --config FILE [--report FILE]\n"
+            "Usage: " PROG " preflight --config FILE [--report FILE] [--rate-wait SECONDS]\n"
             "       " PROG " preflight --workers [--replication-factor N]\n"
             "                   [--min-insync-replicas N] [--timeout SECONDS] [--report FILE]\n"
             "Checks, before Flink is stopped and again just before export, what the cutover\n"
@@ -48,6 +53,8 @@ static void usage(FILE *out)
             "refuse, with the command that fixes it (kafka-acls.sh, kafka-configs.sh); what\n"
             "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere.\n"
             "Prints the findings on stderr and the report (JSON) on stdout.\n"
+            "A topic's retention.bytes is judged by an estimate (a partition's size cannot\n"
+            "be asked): the records read at C, and the log ends read twice --rate-wait apart.\n"
             "With --workers, in a worker pod (the workers' own credentials, never the\n"
             "offset Job's): from CONNECT_BOOTSTRAP_SERVERS, CONNECT_GROUP_ID, the three\n"
             "CONNECT_*_STORAGE_TOPIC and CONNECT_SASL_JAAS_CONFIG (PLAIN), the workers'\n"
@@ -57,10 +64,13 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE             the migration INI file\n"
             "  -r, --report FILE             also write the report there\n"
+            "  -W, --rate-wait SECONDS       between the two reads of the log ends that give\n"
+            "                                retention.bytes' produce rate (%ld)\n"
             "  -w, --workers                 the workers' principal, from their environment\n"
             "  -R, --replication-factor N    --workers: the internal topics' least (3)\n"
             "  -I, --min-insync-replicas N   --workers: their least min.insync.replicas (2)\n"
-            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n");
+            "  -t, --timeout SECONDS         --workers: each Kafka request's deadline (100)\n",
+            DEFAULT_RATE_WAIT_MS / 1000);
     job_usage_end(out, 32, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
@@ -78,6 +88,9 @@ struct pf {
     /* [source] may read the group's offsets and every topic's records and configs (no refusal,
      * nothing not checked): the retention headroom can be read. */
     bool readable;
+    /* --rate-wait: how far apart the two reads of the log ends are that give the produce rate
+     * the retention.bytes estimate needs (taken only when a topic has retention.bytes). */
+    long rate_wait_ms;
 };
 
 static void pf_free(struct pf *x)
@@ -407,182 +420,14 @@ static enum mm2_status internal_topics(struct pf *x, struct mm2_error *err)
 
 /* ---- retention headroom on the source ----------------------------------------------------- */
 
-/* The source partitions to judge (those of the topics that exist), in topic order. */
-static struct mm2_tp *source_partitions(const struct pf *x, size_t *n)
-{
-    size_t np = 0, k = 0;
-    struct mm2_tp *tps;
-
-    for (size_t i = 0; i < x->ntopics; i++)
-        np += x->topics[i].partitions > 0 ? (size_t)x->topics[i].partitions : 0;
-    tps = calloc(np + 1, sizeof(*tps));
-    for (size_t i = 0; tps != NULL && i < x->ntopics; i++)
-        for (int32_t p = 0; p < x->topics[i].partitions; p++)
-            tps[k++] = (struct mm2_tp){x->topics[i].name, p};
-    *n = np;
-    return tps;
-}
-
-/* What limits each topic's log by time: retention.ms, or -1 (unlimited) when it is -1 or its
- * cleanup.policy has no "delete"; a warning per topic whose retention.bytes is set (its size is
- * not asked: librdkafka 2.8 has no DescribeLogDirs). */
-static enum mm2_status retention_of(struct pf *x, const char **names, size_t n, long long *ms,
-                                    struct mm2_error *err)
-{
-    struct mm2_kafka_config_value *v = calloc(3 * n + 1, sizeof(*v));
-    static const char *const keys[3] = {"retention.ms", "cleanup.policy", "retention.bytes"};
-    struct mm2_deadline dl;
-    enum mm2_status st = v == NULL ? mm2_error_set(err, MM2_UNEXPECTED, "out of memory") : MM2_OK;
-
-    for (int k = 0; st == MM2_OK && k < 3; k++) {
-        job_kafka_deadline(x->j, &dl);
-        st = mm2_kafka_describe_config(x->j->source, names, n, keys[k], v + k * n, &dl, err);
-    }
-    for (size_t i = 0; st == MM2_OK && i < n; i++) {
-        char *end = NULL;
-        ms[i] = strtoll(v[i].value, &end, 10);
-        if (v[i].seen != MM2_KAFKA_SEEN_OPS || end == v[i].value || *end != '\0')
-            st = mm2_error_set(err, MM2_UNEXPECTED, "topic %.200s: no retention.ms in the answer",
-                               names[i]);
-        else if (v[n + i].seen == MM2_KAFKA_SEEN_OPS && strstr(v[n + i].value, "delete") == NULL)
-            ms[i] = -1; /* compacted only: no time limit */
-        if (st == MM2_OK && v[2 * n + i].seen == MM2_KAFKA_SEEN_OPS &&
-            strcmp(v[2 * n + i].value, "-1") != 0)
-            mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
-                       "not checked: %s has retention.bytes=%s, which needs the partitions' "
-                       "sizes (librdkafka 2.8 has no DescribeLogDirs); export's two reads give "
-                       "the produce rate to estimate it",
-                       names[i], v[2 * n + i].value);
-    }
-    free(v);
-    return st;
-}
-
-/* The first record at or after each partition's C, read in one pass (at most 8 offsets past
- * C: transaction markers and compacted offsets have no record). */
-static enum mm2_status records_at_c(struct pf *x, const struct mm2_tp *tps, size_t n,
-                                    const int64_t *c, const int64_t *start, const int64_t *end,
-                                    struct mm2_record_list *out, struct mm2_error *err)
-{
-    struct mm2_read_range *r = calloc(n + 1, sizeof(*r));
-    size_t *of = calloc(n + 1, sizeof(*of)), m = 0;
-    struct mm2_record_list *got = calloc(n + 1, sizeof(*got));
-    bool *cut = calloc(n + 1, sizeof(*cut));
-    const struct mm2_read_caps caps = {64 * 1024, SIZE_MAX};
-    struct mm2_deadline dl;
-    enum mm2_status st = MM2_OK;
-
-    if (r == NULL || of == NULL || got == NULL || cut == NULL)
-        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0; st == MM2_OK && i < n; i++)
-        if (c[i] >= 0 && c[i] >= start[i] && c[i] < end[i]) {
-            r[m] = (struct mm2_read_range){tps[i].topic, tps[i].partition, c[i],
-                                           end[i] - c[i] > 8 ? c[i] + 8 : end[i]};
-            of[m++] = i;
-        }
-    job_kafka_deadline(x->j, &dl);
-    if (st == MM2_OK && m > 0)
-        st = mm2_kafka_read_many(x->j->source, r, m, false, &caps, &dl, got, cut, NULL, err);
-    for (size_t q = 0; q < m; q++) {
-        out[of[q]] = got[q];
-        got[q] = (struct mm2_record_list){NULL, 0};
-    }
-    for (size_t q = 0; got != NULL && q < m; q++)
-        mm2_record_list_free(&got[q]);
-    free(r);
-    free(of);
-    free(got);
-    free(cut);
-    return st;
-}
-
-/* Per partition, how long until C falls below the log start, against [flink]
- * retention.margin.seconds; one pass per topic with its least headroom. */
-static void judge_headroom(struct pf *x, const struct mm2_tp *tps, size_t n, const int64_t *c,
-                           const int64_t *start, const int64_t *end,
-                           const struct mm2_record_list *rec, const char **names,
-                           const long long *ms)
-{
-    const struct mm2_pf_who w = {"source", "", bootstrap(x->j->cfg.source, x->j->cfg.nsource)};
-    int64_t now = (int64_t)time(NULL) * 1000;
-
-    for (size_t t = 0, i = 0; names[t] != NULL; t++) {
-        long long least = LLONG_MAX;
-        bool ok = true;
-        for (; i < n && strcmp(tps[i].topic, names[t]) == 0; i++) {
-            struct mm2_pf_headroom h = {tps[i].topic,
-                                        tps[i].partition,
-                                        c[i],
-                                        start[i],
-                                        end[i],
-                                        rec[i].n > 0 && rec[i].v[0].timestamp >= 0,
-                                        rec[i].n > 0 ? rec[i].v[0].timestamp : 0,
-                                        ms[t]};
-            long long left = mm2_pf_headroom(&x->f, &w, &h, now, x->j->cfg.retention_margin_ms);
-            ok = ok && left >= 0;
-            least = left >= 0 && left < least ? left : least;
-        }
-        if (ok && least == LLONG_MAX)
-            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
-                       "%s: no time limit on C (retention.ms=-1, compacted only, or nothing at "
-                       "C yet)",
-                       names[t]);
-        else if (ok)
-            mm2_pf_add(&x->f, "retention", MM2_PF_PASS, NULL, NULL, NULL,
-                       "%s: C stays in the log at least %lld s more in every partition, above the "
-                       "margin of %ld s",
-                       names[t], least / 1000, x->j->cfg.retention_margin_ms / 1000);
-    }
-}
-
-/* The retention headroom of every replicated source partition, read with [source]'s credentials
- * when they may (source_acls said so): C, the log's bounds, the record at C, retention.ms. */
+/* The retention headroom of every replicated source partition (pfretention.h), read with
+ * [source]'s credentials when they may (source_acls said so). */
 static enum mm2_status headroom(struct pf *x, struct mm2_error *err)
 {
-    struct job *j = x->j;
-    size_t n = 0, nt = 0;
-    struct mm2_tp *tps = source_partitions(x, &n);
-    const char **names = calloc(x->ntopics + 1, sizeof(*names));
-    long long *ms = calloc(x->ntopics + 1, sizeof(*ms));
-    int64_t *c = calloc(n + 1, sizeof(*c)), *start = calloc(n + 1, sizeof(*start)),
-            *end = calloc(n + 1, sizeof(*end));
-    struct mm2_record_list *rec = calloc(n + 1, sizeof(*rec));
-    struct mm2_deadline dl;
-    enum mm2_status st = MM2_OK;
+    const struct mm2_pf_who w = {"source", "", bootstrap(x->j->cfg.source, x->j->cfg.nsource)};
 
-    if (tps == NULL || names == NULL || ms == NULL || c == NULL || start == NULL || end == NULL ||
-        rec == NULL)
-        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    for (size_t i = 0; st == MM2_OK && i < x->ntopics; i++)
-        if (x->topics[i].partitions > 0)
-            names[nt++] = x->topics[i].name;
-    if (st == MM2_OK && !x->readable)
-        mm2_pf_add(&x->f, "retention", MM2_PF_WARN, NULL, NULL, NULL,
-                   "not checked: the retention headroom needs [source] to read the group's "
-                   "offsets, the topics and their configs (see the findings above)");
-    else if (st == MM2_OK && n > 0) {
-        st = retention_of(x, names, nt, ms, err);
-        job_kafka_deadline(j, &dl);
-        if (st == MM2_OK)
-            st = mm2_kafka_committed(j->source, j->cfg.group, tps, n, c, &dl, err);
-        job_kafka_deadline(j, &dl);
-        if (st == MM2_OK)
-            st = mm2_kafka_log_offsets(j->source, tps, n, start, end, NULL, &dl, err);
-        if (st == MM2_OK)
-            st = records_at_c(x, tps, n, c, start, end, rec, err);
-        if (st == MM2_OK)
-            judge_headroom(x, tps, n, c, start, end, rec, names, ms);
-    }
-    for (size_t i = 0; rec != NULL && i < n; i++)
-        mm2_record_list_free(&rec[i]);
-    free(tps);
-    free(names);
-    free(ms);
-    free(c);
-    free(start);
-    free(end);
-    free(rec);
-    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[source] retention headroom");
+    return job_pf_headroom(x->j, x->topics, x->ntopics, x->readable, &w, x->rate_wait_ms, &x->f,
+                           err);
 }
 
 /* The report: kind, when, Connect's version, the migration, the findings; sealed, written to
@@ -650,7 +495,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *path = NULL, *rf_s = NULL, *isr_s = NULL;
     bool workers = false;
-    long rf = 3, isr = 2, timeout_ms = -1;
+    long rf = 3, isr = 2, timeout_ms = -1, rate_ms = -1;
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"report", 'r', JOB_OPT_STRING, &path},
@@ -658,6 +503,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
         {"replication-factor", 'R', JOB_OPT_STRING, &rf_s},
         {"min-insync-replicas", 'I', JOB_OPT_STRING, &isr_s},
         {"timeout", 't', JOB_OPT_SECONDS, &timeout_ms},
+        {"rate-wait", 'W', JOB_OPT_SECONDS, &rate_ms},
     };
     struct pf x = {.j = j, .readable = true};
     bool done;
@@ -668,6 +514,9 @@ int cmd_preflight(struct job *j, int argc, char **argv)
     if (workers && config != NULL)
         return job_usage_error(j, "--workers takes no --config: it reads the workers' own "
                                   "environment (CONNECT_*)");
+    if (workers && rate_ms >= 0)
+        return job_usage_error(j, "--rate-wait goes with --config: --workers reads no source "
+                                  "topic");
     if (!workers && (rf_s != NULL || isr_s != NULL || timeout_ms >= 0))
         return job_usage_error(j, "--replication-factor, --min-insync-replicas and --timeout go "
                                   "with --workers; the INI states them in [connect]");
@@ -682,6 +531,7 @@ int cmd_preflight(struct job *j, int argc, char **argv)
     rc = job_load(j, config);
     if (rc != MM2_OK)
         return rc;
+    x.rate_wait_ms = rate_ms > 0 ? rate_ms : DEFAULT_RATE_WAIT_MS;
     rc = run(&x, path);
     pf_free(&x);
     return rc;

@@ -134,8 +134,7 @@ bool mm2_pf_allows(uint32_t ops, enum mm2_pf_op op)
     return false;
 }
 
-/* s as one shell word: as is when every character is one no shell reads, else single-quoted. */
-static void shell_word(char *buf, size_t len, const char *s)
+void mm2_pf_shell_word(char *buf, size_t len, const char *s)
 {
     bool plain = s[0] != '\0';
     size_t o = 0;
@@ -175,11 +174,11 @@ int mm2_pf_acl_line(char *buf, size_t len, const struct mm2_pf_who *who, enum mm
     char b[MM2_PF_RES_LEN], p[MM2_PF_WHO_LEN], r[MM2_PF_RES_LEN + 16] = "--cluster";
     int n;
 
-    shell_word(b, sizeof(b), who->bootstrap);
-    shell_word(p, sizeof(p), who->principal);
+    mm2_pf_shell_word(b, sizeof(b), who->bootstrap);
+    mm2_pf_shell_word(p, sizeof(p), who->principal);
     if (type != MM2_PF_CLUSTER) {
         char w[MM2_PF_RES_LEN];
-        shell_word(w, sizeof(w), name != NULL ? name : "");
+        mm2_pf_shell_word(w, sizeof(w), name != NULL ? name : "");
         (void)snprintf(r, sizeof(r), "--%s %s", type == MM2_PF_TOPIC ? "topic" : "group", w);
     }
     n = snprintf(buf, len,
@@ -324,7 +323,7 @@ void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *w
     size_t before = f->n;
 
     (void)snprintf(res, sizeof(res), "Topic:%s", t->name);
-    shell_word(b, sizeof(b), who->bootstrap);
+    mm2_pf_shell_word(b, sizeof(b), who->bootstrap);
     if (t->seen == MM2_PF_SEEN_ABSENT) {
         itopic_absent(f, t, want_rf, want_isr, b, res);
         return;
@@ -377,70 +376,6 @@ void mm2_pf_internal_topic(struct mm2_pf_findings *f, const struct mm2_pf_who *w
                    "cleanup.policy=compact, min.insync.replicas=%ld",
                    t->which, t->name, (int)t->partitions, t->partitions == 1 ? "" : "s",
                    (int)t->replication, t->min_isr);
-}
-
-/* ---- retention headroom on the source ------------------------------------------------------- */
-
-#define HOUR_MS (3600LL * 1000)
-
-long long mm2_pf_headroom(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
-                          const struct mm2_pf_headroom *h, int64_t now_ms, long margin_ms)
-{
-    char res[MM2_PF_RES_LEN], fix[MM2_PF_TEXT_LEN], b[MM2_PF_RES_LEN];
-    long long left, need;
-
-    (void)snprintf(res, sizeof(res), "Topic:%s", h->topic);
-    if (h->retention_ms < 0)
-        return LLONG_MAX;
-    if (h->c < 0) {
-        mm2_pf_add(f, "retention", MM2_PF_WARN, NULL, res, NULL,
-                   "not checked: %s-%d has no committed offset in the Flink group (plan refuses "
-                   "it [rule no-offset])",
-                   h->topic, (int)h->partition);
-        return -1;
-    }
-    if (h->c < h->log_start) {
-        mm2_pf_add(f, "retention", MM2_PF_REFUSE, NULL, res, NULL,
-                   "%s-%d: committed offset C=%lld is below the log start %lld already: the "
-                   "records between are gone [rule expired]",
-                   h->topic, (int)h->partition, (long long)h->c, (long long)h->log_start);
-        return -1;
-    }
-    if (h->c >= h->log_end)
-        return LLONG_MAX; /* nothing at C yet: the next record is written from now on */
-    if (!h->has_ts) {
-        mm2_pf_add(f, "retention", MM2_PF_WARN, NULL, res, NULL,
-                   "not checked: %s-%d: no record found at or after C=%lld (transaction markers "
-                   "or compacted offsets)",
-                   h->topic, (int)h->partition, (long long)h->c);
-        return -1;
-    }
-    left = (long long)h->ts_ms + h->retention_ms - (long long)now_ms;
-    if (left >= margin_ms)
-        return left;
-    /* The age of the record at C, the margin and an hour, in whole hours. */
-    need = ((long long)now_ms - h->ts_ms + margin_ms + HOUR_MS + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
-    shell_word(b, sizeof(b), who->bootstrap);
-    (void)snprintf(fix, sizeof(fix),
-                   "kafka-configs.sh --bootstrap-server %s --alter --entity-type topics "
-                   "--entity-name %s --add-config retention.ms=%lld",
-                   b, h->topic, need);
-    if (left <= 0)
-        mm2_pf_add(f, "retention", MM2_PF_REFUSE, NULL, res, fix,
-                   "%s-%d: the record at C=%lld (timestamp %lld) is older than retention.ms=%lld "
-                   "already: its segment can be deleted at any moment, and C with it [rule "
-                   "expired]",
-                   h->topic, (int)h->partition, (long long)h->c, (long long)h->ts_ms,
-                   h->retention_ms);
-    else
-        mm2_pf_add(f, "retention", MM2_PF_REFUSE, NULL, res, fix,
-                   "%s-%d: the record at C=%lld (timestamp %lld) can leave the log in %lld s "
-                   "(retention.ms=%lld), less than the margin of %ld s ([flink] "
-                   "retention.margin.seconds): C could fall below the log start before the "
-                   "cutover ends [rule expired]",
-                   h->topic, (int)h->partition, (long long)h->c, (long long)h->ts_ms, left / 1000,
-                   h->retention_ms, margin_ms / 1000);
-    return -1;
 }
 
 /* ---- the connector against Flink ------------------------------------------------------------ */

@@ -15,6 +15,10 @@
  *   - Connect's internal topics: present, cleanup.policy exactly compact (Connect refuses
  *     "compact,delete": TopicAdmin.verifyTopicCleanupPolicyOnlyCompact), a replication factor and
  *     min.insync.replicas at least what the INI states, the config topic with one partition.
+ *   - Retention headroom on the source: how long each partition's C stays above the log start,
+ *     by retention.ms from the timestamp of the record at C, and by retention.bytes as an
+ *     estimate (the records' sizes read and the produce rate measured; the partition's size
+ *     cannot be asked), against the margin the INI states.
  *   - The connector against Flink: the isolation level each reads with, topics an explicit list
  *     (not a pattern), refresh.topics.enabled, and the offset-syncs topic that Connect 3.6 to 3.8
  *     write whatever emit.offset-syncs.enabled says (it exists from 3.9.0, KIP-1031).
@@ -120,6 +124,10 @@ struct mm2_pf_who {
  * Read, Write, Delete and Alter, DescribeConfigs by AlterConfigs (StandardAuthorizerData). */
 bool mm2_pf_allows(uint32_t ops, enum mm2_pf_op op);
 
+/* s as one shell word into buf (len bytes): as is when every character is one no shell reads,
+ * else single-quoted (cut to fit). */
+void mm2_pf_shell_word(char *buf, size_t len, const char *s);
+
 /* The line an administrator runs to grant who op on the resource (name: the topic or group; not
  * used for the cluster), into buf: "kafka-acls.sh --bootstrap-server B --add --allow-principal P
  * --operation OP --topic NAME" (--group NAME, --cluster), "--resource-pattern-type prefixed"
@@ -194,6 +202,49 @@ struct mm2_pf_headroom {
  * pass. */
 long long mm2_pf_headroom(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
                           const struct mm2_pf_headroom *h, int64_t now_ms, long margin_ms);
+
+/* The bytes a record takes in the log beyond its key, value and headers, as the retention.bytes
+ * estimate counts it: a v2 record batch's 61-byte header (DefaultRecordBatch
+ * RECORD_BATCH_OVERHEAD) as if every record were a batch of its own, and up to 19 bytes of the
+ * record's own framing (DefaultRecord: its length, attributes, timestamp and offset deltas, key
+ * and value lengths and header count, as varints). With the records' sizes read uncompressed,
+ * an upper bound: batching and compression only make a record smaller on disk, so the estimate
+ * errs towards refusing. */
+#define MM2_PF_RECORD_OVERHEAD 80
+
+/* One source partition as read for its retention.bytes headroom, which is an estimate: the
+ * partition's size cannot be asked (librdkafka 2.8 has no DescribeLogDirs). C (< 0: none), the
+ * log's start and end at the second of two reads interval_ms apart, its end at the first
+ * (end_before: the produce rate is the end's move between them), the records read at or after
+ * C (records) and their key, value and header bytes (record_bytes: the size a record takes),
+ * and the topic's retention.bytes (-1: unlimited; a topic whose cleanup.policy has no "delete"
+ * is unlimited too, the caller says so). */
+struct mm2_pf_bytes {
+    const char *topic;
+    int32_t partition;
+    int64_t c, log_start, log_end;
+    int64_t end_before;
+    long interval_ms;
+    size_t records;
+    unsigned long long record_bytes;
+    long long retention_bytes;
+};
+
+/* Whether C stays in the log for margin_ms from now under retention.bytes, estimated. Kafka
+ * deletes the oldest segment only while the log stays at least retention.bytes without it
+ * (UnifiedLog.deleteRetentionSizeBreachedSegments), so C is kept as long as the bytes from C to
+ * the log end stay below retention.bytes: about retention.bytes / B records, B the mean size of
+ * the records read plus MM2_PF_RECORD_OVERHEAD; the log end moves at R records a second (its
+ * move between the two reads), so C can go in about (retention.bytes / B - (end - C)) / R.
+ * Adds a finding "retention-bytes" only when it is not a pass, each saying "estimate": refused
+ * when C is below the log start already or the estimate is below the margin (with the
+ * kafka-configs.sh line raising retention.bytes to B times the records behind C and those R
+ * writes over the margin and an hour, in whole MiB, on who's bootstrap servers); a warning "not
+ * checked" when there is no C, nothing was written between the reads (R is 0, or the end went
+ * back), or no record was read to size. Returns the estimated headroom in ms: LLONG_MAX when
+ * unlimited, -1 when not a pass. */
+long long mm2_pf_bytes_headroom(struct mm2_pf_findings *f, const struct mm2_pf_who *who,
+                                const struct mm2_pf_bytes *h, long margin_ms);
 
 /* ---- the connector against Flink ------------------------------------------------------------ */
 

@@ -45,7 +45,7 @@ load offsets_helpers
 @test "every command's --help prints its usage and exit codes on stdout and exits 0" {
   local c
   declare -A usage=(
-    [preflight]="preflight --config FILE [--report FILE]"
+    [preflight]="preflight --config FILE [--report FILE] [--rate-wait SECONDS]"
     [export]="export --config FILE --out FILE [--stable-wait SECONDS]"
     [plan]="plan --config FILE --export FILE --out FILE [--accept-loss TOPIC:PARTITION]..."
     [apply]="apply --config FILE --plan FILE [--backup FILE] [--report FILE] [--replace-stale-offsets]"

@@ -10,10 +10,13 @@ load offsets_helpers
 @test "preflight --help says it changes nothing and lists its exit codes" {
   run -0 --separate-stderr offsets preflight --help
   assert_equal "$stderr" ""
-  assert_line --index 0 "Usage: mm2-offsets preflight --config FILE [--report FILE]"
+  assert_line --index 0 "Usage: mm2-offsets preflight --config FILE [--report FILE] [--rate-wait SECONDS]"
   assert_line --index 1 "       mm2-offsets preflight --workers [--replication-factor N]"
   assert_line "cannot be asked is \"not checked\", never a pass. Changes nothing anywhere."
   assert_line --regexp '^  -r, --report FILE +also write the report there$'
+  assert_line "A topic's retention.bytes is judged by an estimate (a partition's size cannot"
+  assert_line --regexp '^  -W, --rate-wait SECONDS +between the two reads of the log ends that give$'
+  assert_line --regexp "^ +retention.bytes' produce rate \(10\)$"
   assert_line "Exit codes: 0 success (nothing refused; warnings may remain), 1 check failed (a"
   assert_line "finding refuses the cutover), 2 usage error, 3 invalid configuration (the INI"
   assert_line "file, the connector JSON or the workers' environment), 4 dependency unreachable"
@@ -26,6 +29,16 @@ $(try preflight)"
 @test "preflight takes the INI as --config, not as an argument" {
   run -2 offsets preflight "$INI"
   assert_output "$E preflight: error: unexpected argument '$INI'
+$(try preflight)"
+}
+@test "preflight --rate-wait takes seconds above 0, and goes with --config, not --workers" {
+  run -2 offsets preflight --config "$INI" --rate-wait 0
+  assert_output "$E preflight: error: --rate-wait must be seconds above 0 and at most 86400, up to 3 decimals, as in 30 or 0.5, got \"0\"
+$(try preflight)"
+  run -2 offsets preflight --config "$INI" -W 1x
+  assert_line --index 0 --partial "$E preflight: error: --rate-wait must be seconds above 0"
+  run -2 offsets preflight --workers --rate-wait 5
+  assert_output "$E preflight: error: --rate-wait goes with --config: --workers reads no source topic
 $(try preflight)"
 }
 @test "preflight: a bad [flink] isolation.level exits 3 naming the values it takes" {
@@ -59,7 +72,7 @@ $(try preflight)"
     "internal.replication.factor = 1" "internal.min.insync.replicas = 1"
   ini_add flink "isolation.level = read_committed"
   ini_add target "principal = User:mm2-target"
-  run -4 --separate-stderr offsets preflight --config "$INI" --report "$WORK/preflight.json"
+  run -4 --separate-stderr offsets preflight --config "$INI" --report "$WORK/preflight.json" --rate-wait 0.5
   assert_output ""
   assert_equal "${stderr_lines[0]}" "$E preflight: error: GET /: cannot connect to http://127.0.0.1:$PORT: Connection refused"
   assert_summary --stderr preflight 4 0 1

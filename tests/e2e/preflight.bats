@@ -212,6 +212,53 @@ pf_variant() {
 }
 
 # bats test_tags=acl-table
+@test "preflight refuses, as an estimate, a C that retention.bytes removes at the rate the source is written; unwritten, it is not checked" {
+  local ctl=$BED_DIR/offsets/pfb-producer loop d d1 rc err
+  # 1 MiB a partition, about 8,000 of the bed's records; the bed's retention.ms is -1: only the
+  # size limits the log.
+  "${KIT[@]}" create-topics --bootstrap "$BED_SRC_BOOTSTRAP" --config retention.bytes=1048576 pfb.orders:1 >/dev/null
+  "${KIT[@]}" create-topics --bootstrap "$BED_TGT_BOOTSTRAP" pfb.orders:1 >/dev/null
+  produce pfb.orders 200 1
+  flink pfb-flink pfb.orders 0:50
+  d=$(pf_variant pfb -e 's/^group.id = .*/group.id = pfb-flink/')
+  sed -i 's/pf\\\\.orders/pfb\\\\.orders/' "$d/connector.json"
+  rm -rf "$ctl" && mkdir -p "$ctl"
+  # A producer writing 50 records/s: C=50 can leave the log within minutes, far below the
+  # margin's default day. Started before preflight, stopped after it (or by its timeout).
+  timeout 120 "${KIT[@]}" produce-loop --bootstrap "$BED_SRC_BOOTSTRAP" --topics pfb.orders:1 \
+    --rate 50 --control "$ctl" >"$ctl/out" 2>&1 3>&- &
+  loop=$!
+  for _ in $(seq 100); do
+    jq -e '.acked["pfb.orders/0"] > 0' "$ctl/state.json" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  run --separate-stderr oj "$d" preflight --config migration.ini --rate-wait 3 --report preflight.json
+  rc=$status err=$stderr
+  # The same C against a margin of 1 s: minutes of headroom pass, and the pass says "estimate".
+  d1=$(pf_variant pfb1 -e 's/^group.id = .*/group.id = pfb-flink/' \
+    -e 's/^isolation.level = read_committed/&\nretention.margin.seconds = 1/')
+  cp "$d/connector.json" "$d1/connector.json"
+  run --separate-stderr oj "$d1" preflight --config migration.ini --rate-wait 2
+  touch "$ctl/stop"
+  wait "$loop" || fail "the producer failed: $(cat "$ctl/out")"
+  [ "$status" -eq 0 ] || fail "preflight with a margin of 1 s exited $status, not 0: $stderr"
+  [[ "$stderr" == *"pass: retention-bytes: pfb.orders: retention.bytes=1048576 (per partition), estimate: C stays in the log about "*" s more in every partition, above the margin of 1 s"* ]] ||
+    fail "preflight with a margin of 1 s said: $stderr"
+  [ "$rc" -eq 1 ] || fail "preflight exited $rc, not 1: $err"
+  [[ "$err" == *"reading the log ends again 3.000 s after the first read"* ]] || fail "preflight said: $err"
+  [[ "$err" == *"refused: retention-bytes: pfb.orders-0: retention.bytes=1048576 (per partition), estimate: it keeps about "*" records/s over "*"C can leave the log in about "*"--add-config retention.bytes="* ]] ||
+    fail "preflight said: $err"
+  run -0 jq -e '[.findings[] | select(.name == "retention-bytes" and .severity == "refuse"
+    and (.message | test("estimate")) and (.fix | test("--add-config retention.bytes=[0-9]+$")))] | length == 1' \
+    "$d/preflight.json"
+  # Nothing written between the two reads: no rate, no estimate, and never a pass.
+  run -0 --separate-stderr oj "$d" preflight --config migration.ini --rate-wait 1
+  [[ "$stderr" == *"warning: retention-bytes: not checked: pfb.orders-0: retention.bytes=1048576 (per partition), estimate: none: the log end stayed at "* ]] ||
+    fail "preflight said: $stderr"
+  [[ "$stderr" != *"pass: retention-bytes"* ]] || fail "a pass without a rate: $stderr"
+}
+
+# bats test_tags=acl-table
 @test "preflight --workers refuses a config topic with 3 partitions and cleanup.policy=delete" {
   "${KIT[@]}" create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" pf-bad-configs:3 >/dev/null
   "${KIT[@]}" grant --role workers --name "config topic=pf-bad-configs" >/dev/null

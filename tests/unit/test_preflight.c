@@ -4,7 +4,9 @@
  * broker would not describe, one that does not exist, a broker that did not answer, a cluster
  * described without operations) with the exact kafka-acls.sh line; Connect's internal topics
  * (absent, cleanup.policy, replication factor, min.insync.replicas, the config topic's one
- * partition) with the kafka-topics.sh / kafka-configs.sh line; the connector against Flink
+ * partition) with the kafka-topics.sh / kafka-configs.sh line; the retention headroom of C by
+ * retention.ms and, estimated, by retention.bytes (never a pass without a produce rate or a
+ * record to size), with the kafka-configs.sh line; the connector against Flink
  * (isolation level, topics an explicit list, refresh.topics.enabled, the offset-syncs topic of
  * Connect 3.6 to 3.8); and the report's JSON.
  */
@@ -442,6 +444,137 @@ static void test_pf_headroom_expired_or_unknown(void **state)
     mm2_pf_free(&f);
 }
 
+/* ---- retention.bytes headroom, estimated ---------------------------------------------------- */
+
+#define MIB (1024LL * 1024)
+
+/* orders-3: log 100..500, 420 at the first read 10 s before (8 records/s), C=116 (384 records
+ * behind the end), 8 records read at C of 944 bytes each (1024 with MM2_PF_RECORD_OVERHEAD). */
+static struct mm2_pf_bytes bpart(long long retention_bytes)
+{
+    return (struct mm2_pf_bytes){.topic = "orders",
+                                 .partition = 3,
+                                 .c = 116,
+                                 .log_start = 100,
+                                 .log_end = 500,
+                                 .end_before = 420,
+                                 .interval_ms = 10000,
+                                 .records = 8,
+                                 .record_bytes = 8 * 944,
+                                 .retention_bytes = retention_bytes};
+}
+
+static void test_pf_bytes_headroom_above_the_margin_is_a_quiet_pass(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    struct mm2_pf_bytes h = bpart(1024 * MIB);
+
+    (void)state;
+    /* 1 GiB keeps 1048576 records of 1024 bytes; (1048576 - 384) / 8 = 131024 s. */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), 131024000LL);
+    h.retention_bytes = -1;
+    assert_true(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H) == LLONG_MAX);
+    /* An estimate beyond any sense says about 31,000 years, not an overflow. */
+    h = bpart(LLONG_MAX);
+    h.log_end = h.end_before + 1;
+    h.interval_ms = 86400000;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), 1000000000000000LL);
+    assert_int_equal(f.n, 0);
+}
+
+static void test_pf_bytes_headroom_below_the_margin_is_refused_as_an_estimate(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    struct mm2_pf_bytes h = bpart(MIB);
+    const struct mm2_pf_finding *x;
+
+    (void)state;
+    /* 1 MiB keeps 1024 records: (1024 - 384) / 8 = 80 s, 24 h wanted. */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    x = one(&f, MM2_PF_REFUSE);
+    assert_string_equal(x->name, "retention-bytes");
+    assert_string_equal(x->resource, "Topic:orders");
+    assert_string_equal(x->message,
+                        "orders-3: retention.bytes=1048576 (per partition), estimate: it keeps "
+                        "about 1024 records of about 1024 bytes (the 8 read at C, uncompressed, "
+                        "and 80 of framing each); C=116 is 384 records behind the log end, which "
+                        "moved 8.0 records/s over 10.000 s: C can leave the log in about 80 s, "
+                        "less than the margin of 86400 s ([flink] retention.margin.seconds) "
+                        "[rule expired]");
+    /* 1024 bytes x (384 + 8/s x (24 h + 1 h)) = 737673216, 703.5 MiB: 704 MiB. */
+    assert_string_equal(x->fix, "kafka-configs.sh --bootstrap-server src-1:9092,src-2:9092 "
+                                "--alter --entity-type topics --entity-name orders --add-config "
+                                "retention.bytes=738197504");
+    mm2_pf_free(&f);
+    /* 256 KiB keeps 256 records, fewer than the 384 behind C already. */
+    h = bpart(256 * 1024);
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    x = one(&f, MM2_PF_REFUSE);
+    assert_non_null(strstr(x->message, "estimate: C=116 is 384 records behind the log end, more "
+                                       "than the about 256 records of about 1024 bytes"));
+    assert_non_null(strstr(x->message, "C can leave the log at the next retention check"));
+    assert_non_null(strstr(x->fix, "--add-config retention.bytes=738197504"));
+    mm2_pf_free(&f);
+    /* Offsets no broker would answer: the line stays within what retention.bytes takes. */
+    h = bpart(LLONG_MAX);
+    h.end_before = 0;
+    h.log_end = 4000000000000000000LL;
+    h.interval_ms = 1;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_REFUSE)->fix, "retention.bytes=9223372036853727232"));
+    mm2_pf_free(&f);
+}
+
+static void test_pf_bytes_headroom_not_checked_is_never_a_pass(void **state)
+{
+    struct mm2_pf_findings f = {0};
+    struct mm2_pf_bytes h = bpart(MIB);
+
+    (void)state;
+    h.end_before = h.log_end; /* nothing written between the reads: no rate */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_string_equal(one(&f, MM2_PF_WARN)->message,
+                        "not checked: orders-3: retention.bytes=1048576 (per partition), "
+                        "estimate: none: the log end stayed at 500 in the 10.000 s between two "
+                        "reads, so there is no produce rate to tell how soon C leaves the log; "
+                        "run preflight again while the producers write, or with a longer "
+                        "--rate-wait");
+    mm2_pf_free(&f);
+    h.end_before = 600; /* the end went back (a truncated log) */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_WARN)->message, "the log end went back to 500"));
+    mm2_pf_free(&f);
+    h.end_before = -1; /* no answer a broker gives: no rate either */
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_int_equal(one(&f, MM2_PF_WARN)->sev, MM2_PF_WARN);
+    mm2_pf_free(&f);
+    h = bpart(MIB);
+    h.interval_ms = 0;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_int_equal(one(&f, MM2_PF_WARN)->sev, MM2_PF_WARN);
+    mm2_pf_free(&f);
+    h = bpart(MIB);
+    h.records = 0;
+    h.record_bytes = 0;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_WARN)->message,
+                           "not checked: orders-3: retention.bytes=1048576 (per partition), "
+                           "estimate: none: no record was read at or after C=116"));
+    mm2_pf_free(&f);
+    h = bpart(MIB);
+    h.c = -1001;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_non_null(
+        strstr(one(&f, MM2_PF_WARN)->message, "not checked: orders-3 has no committed offset"));
+    mm2_pf_free(&f);
+    h = bpart(MIB);
+    h.c = 40;
+    assert_int_equal(mm2_pf_bytes_headroom(&f, &SRC, &h, 24 * H), -1);
+    assert_non_null(strstr(one(&f, MM2_PF_REFUSE)->message,
+                           "orders-3: committed offset C=40 is below the log start 100 already"));
+    mm2_pf_free(&f);
+}
+
 /* ---- the connector against Flink ------------------------------------------------------------ */
 
 /* The findings named name among f's. */
@@ -737,6 +870,9 @@ int main(void)
         cmocka_unit_test(test_pf_headroom_above_the_margin_is_a_quiet_pass),
         cmocka_unit_test(test_pf_headroom_below_the_margin_is_refused_with_the_line),
         cmocka_unit_test(test_pf_headroom_expired_or_unknown),
+        cmocka_unit_test(test_pf_bytes_headroom_above_the_margin_is_a_quiet_pass),
+        cmocka_unit_test(test_pf_bytes_headroom_below_the_margin_is_refused_as_an_estimate),
+        cmocka_unit_test(test_pf_bytes_headroom_not_checked_is_never_a_pass),
         cmocka_unit_test(test_pf_isolation),
         cmocka_unit_test(test_pf_topics_explicit_list),
         cmocka_unit_test(test_pf_topics_patterns_are_refused),
