@@ -137,14 +137,15 @@ load helpers
 @test "the headless Service names every worker by its own address, and preflight asks each one its version there" {
   want=$(kc get pods -l app.kubernetes.io/component=worker,app.kubernetes.io/name=mm2-connect -o jsonpath='{.items[*].status.podIP}' | tr ' ' '\n' | sort | tr '\n' ' ')
   [ "$(wc -w <<<"$want")" = 3 ] || fail "not 3 worker pod IPs: $want"
-  run -0 bash -c "kc get endpointslices -l kubernetes.io/service-name=mm2-connect-workers -o json | jq -r '[.items[].endpoints[].addresses[]] | sort | .[]' | tr '\n' ' '"
-  assert_output "$want"
+  got=$(kc get endpointslices -l kubernetes.io/service-name=mm2-connect-workers -o json | jq -r '[.items[].endpoints[].addresses[]] | sort | .[]' | tr '\n' ' ')
+  assert_equal "$got" "$want"
   # No cluster DNS here: the addresses the Service's name would resolve to, listed by hand.
   list=$(for ip in $want; do printf 'http://%s:8088,' "$ip"; done)
   kc exec mm2-operator -- sh -c "sed 's|^workers = .*|workers = ${list%,}|' /etc/mm2-offsets/migration.ini >/work/pf.ini"
   run kc exec mm2-operator -- mm2-offsets preflight --config /work/pf.ini --report /work/pf.json
   [ "$status" -le 1 ] || fail "preflight exited $status: $output"
-  run -0 bash -c "kc exec mm2-operator -- cat /work/pf.json | jq -r '.findings[] | select(.name == \"workers\") | \"\(.severity) \(.message)\"'"
+  run -0 kc exec mm2-operator -- cat /work/pf.json
+  run -0 jq -r '.findings[] | select(.name == "workers") | "\(.severity) \(.message)"' <<<"$output"
   assert_output --regexp "^pass 3 workers answer, all Kafka [0-9.]+ \\(commit [0-9a-f]+\\): "
 }
 
