@@ -195,8 +195,8 @@ $(B)/tests/connect-patch: $(B)/tests/e2e/connect_patch.o $(LIB_A)
 # unsupported Connect, which only make compat runs, on such a version (tests/compat/versions).
 e2e: image $(B)/tests/connect-patch
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table' tests/e2e
-# make test's: all of that but the three tests tagged long (62 s of stops and rebalances that
-# kube-e2e, the rehearsal and make compat cover).
+# make test's: all of that but the two tests tagged long (34 s of a rebalance and a wrong
+# advertised address, which kube-e2e and make compat cover).
 e2e-short: image $(B)/tests/connect-patch
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table,!long' tests/e2e
 

@@ -53,9 +53,6 @@ CONN=wk
   wait_for 120 connector_running "$CONN"
 }
 
-# make test leaves it out (make e2e-short): kube-e2e's rolling restart and the rehearsal check
-# every pod's SIGTERM exit in its grace period; make compat runs it on every version.
-# bats test_tags=long
 @test "SIGTERM stops a worker well inside the grace period, after its final offset commit, and the group rebalances" {
   # Earlier tests (probe.bats) make workers join and leave: let the group
   # settle first, as a rolling update waits for the previous pod to be Ready.
