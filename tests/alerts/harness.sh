@@ -54,13 +54,16 @@ targets() {
 }
 
 # ---- processes this harness starts, stopped by recorded PID ----------------------------------
-started() { printf '%s %s\n' "$1" "$2" >>"$AL_DIR/pids"; } # NAME PID
+# NAME PID, and the PID's start time (/proc/PID/stat field 22): PIDs wrap at kernel.pid_max
+# (32768 here), so a PID whose process has gone may name another's by the time down runs.
+proc_start() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+started() { printf '%s %s %s\n' "$1" "$2" "$(proc_start "$2")" >>"$AL_DIR/pids"; }
 
 stop_started() {
-  local name pid
+  local name pid start
   [ -f "$AL_DIR/pids" ] || return 0
-  while read -r name pid; do
-    if kill -0 "$pid" 2>/dev/null; then
+  while read -r name pid start; do
+    if [ -n "$start" ] && [ "$(proc_start "$pid")" = "$start" ]; then
       kill -TERM "$pid" 2>/dev/null || true
       for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -0 "$pid" 2>/dev/null && { log "$name ($pid) ignored SIGTERM; killing it"; kill -KILL "$pid" 2>/dev/null || true; }

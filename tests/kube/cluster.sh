@@ -274,10 +274,20 @@ start() {
   local n=$1
   shift
   nohup nice -n 5 "$@" >"$KUBE_LOGS/$n.log" 2>&1 </dev/null &
-  echo $! >"$RUN/$n.pid"
+  printf '%s %s\n' "$!" "$(proc_start "$!")" >"$RUN/$n.pid"
 }
 
-pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+# The PID's start time (field 22 of /proc/PID/stat, the command name skipped as it may hold
+# spaces): recorded beside the PID, since PIDs wrap at kernel.pid_max (32768 here) and a
+# stale PID file could otherwise name, and kill, another process.
+proc_start() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+# pid_of NAME: the PID recorded for NAME, printed only while that process is still the one started.
+pid_of() {
+  local p t
+  read -r p t <"$RUN/$1.pid" 2>/dev/null || return 1
+  [ -n "$p" ] && [ -n "$t" ] && [ "$(proc_start "$p")" = "$t" ] && printf '%s\n' "$p"
+}
+pid_alive() { pid_of "$1" >/dev/null; }
 
 crds_established() {
   local c
@@ -412,8 +422,7 @@ stop() { # NAME...: SIGTERM to each by recorded PID at once, then SIGKILL to any
   local n p i pids=()
   for n in "$@"; do
     [ -f "$RUN/$n.pid" ] || continue
-    p=$(cat "$RUN/$n.pid")
-    kill "$p" 2>/dev/null && pids+=("$n:$p")
+    p=$(pid_of "$n") && kill "$p" 2>/dev/null && pids+=("$n:$p")
     rm -f "$RUN/$n.pid"
   done
   for i in $(seq 60); do
@@ -515,7 +524,7 @@ down_quiet() {
 status() {
   local n rc=0
   for n in etcd apiserver kcm sched containerd kubelet proxy; do
-    if pid_alive "$n"; then printf '%-11s running (pid %s)\n' "$n" "$(cat "$RUN/$n.pid")"; else printf '%-11s stopped\n' "$n"; rc=1; fi
+    if pid_alive "$n"; then printf '%-11s running (pid %s)\n' "$n" "$(pid_of "$n")"; else printf '%-11s stopped\n' "$n"; rc=1; fi
   done
   if [ "$rc" = 0 ] && ready_node; then echo "node $KUBE_NODE Ready"; else echo "node $KUBE_NODE not Ready"; rc=1; fi
   return "$rc"

@@ -23,13 +23,19 @@ teardown_suite() {
   root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
   [ -z "${MM2KIT_KEEP_KUBE:-}" ] || return 0
   # The producer 10_cluster.bats started, if 40_rollout.bats did not stop it.
-  local pidf=$root/build/kube/e2e/producer.pid
+  local pidf=$root/build/kube/e2e/producer.pid pid
   touch "$root/build/kube/e2e/ctl/stop" 2>/dev/null || true
-  if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then
+  pid=$(cat "$pidf" 2>/dev/null || true)
+  rm -f "$pidf"
+  # Only while that PID is still the producer's timeout wrapper: PIDs wrap at 32768 here
+  # (kernel.pid_max), so a stale PID can name another suite's process, whose children a blind
+  # pkill -P would kill (a faults sampler and a rehearsal producer died so).
+  if [[ $pid =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+    grep -qF -- "bedkit.py produce-loop --bootstrap"; then
     sleep 5
     # It flushes on SIGTERM, which can take minutes once the brokers are gone: SIGKILL.
-    pkill -KILL -P "$(cat "$pidf")" 2>/dev/null || true
-    kill -KILL "$(cat "$pidf")" 2>/dev/null || true
+    pkill -KILL -P "$pid" 2>/dev/null || true
+    kill -KILL "$pid" 2>/dev/null || true
   fi
   timeout 600 "$root/tests/kube/world.sh" down >/dev/null 2>&1 3>&- </dev/null || true
 }
