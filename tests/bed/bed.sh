@@ -28,15 +28,17 @@ PY=$MM2KIT_CACHE/venv/bin/python3
 log() { printf 'bed: %s\n' "$*" >&2; }
 die() { printf 'bed: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 
-# bedkit runs as the admin (the bed's set-up); its grants (docs/acls.md) need the
-# clusters, the principals and the Kafka version, and flink-copy plays Flink as flink.
+# bedkit runs as the admin (the bed's set-up); its grants (docs/acls.md) need the clusters, the
+# principals and the Kafka version, and flink-copy plays Flink as flink.  It is bounded by
+# BED_KIT_TIMEOUT seconds (300): a producer or sampler meant to run longer must raise it, or it
+# is SIGTERMed at 300 s, which a sampler does not survive and a producer ends cleanly on.
 kit() {
   BEDKIT_SASL_USERNAME=$BED_ADMIN_USER BEDKIT_SASL_PASSWORD=$BED_ADMIN_PASSWORD \
     BEDKIT_ACL_PAGE="$root/$BED_ACL_PAGE" BEDKIT_SOURCE="$BED_SRC_BOOTSTRAP" BEDKIT_TARGET="$BED_TGT_BOOTSTRAP" \
     BEDKIT_PRINCIPALS="workers=User:$BED_CONNECT_USER,source=User:$BED_SOURCE_USER,target=User:$BED_TARGET_USER,flink=User:$BED_FLINK_USER" \
     BEDKIT_FLINK_USERNAME=$BED_FLINK_USER BEDKIT_FLINK_PASSWORD=$BED_FLINK_PASSWORD \
     BEDKIT_KAFKA_VERSION="${BED_KAFKA_VERSION:-}" \
-    timeout 300 "$PY" "$here/bedkit.py" "$@"
+    timeout "${BED_KIT_TIMEOUT:-300}" "$PY" "$here/bedkit.py" "$@"
 }
 
 owned() { podman ps -a --format '{{.Names}}' | grep -E "^$BED_NAME-" || true; }

@@ -70,7 +70,7 @@ die() { printf 'hang: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 kit() { # SECONDS ARGS...: bedkit through bed.sh kit (the admin; rows of docs/acls.md with topics and groups), bounded
   local t=$1
   shift
-  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
+  BED_KIT_TIMEOUT=$t timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 PRODUCER='' POLLER=''
 # shellcheck disable=SC2317 # run by the EXIT trap

@@ -100,7 +100,7 @@ timeout 60 podman image exists "$IMAGE" || { printf 'faults: error: image %s not
 kit() { # SECONDS ARGS...: bedkit through bed.sh kit (the admin; topics and the Flink group with their rows of docs/acls.md), bounded
   local t=$1
   shift
-  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
+  BED_KIT_TIMEOUT=$t timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 
 BG_PIDS=()

@@ -99,7 +99,7 @@ timeout 60 podman image exists "$IMAGE" || { printf 'rehearsal: error: image %s 
 # come with their rows of docs/acls.md; flink-copy plays Flink as its own principal), bounded.
 kit() {
   local t=$1; shift
-  timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
+  BED_KIT_TIMEOUT=$t timeout "$t" "$root/tests/bed/bed.sh" kit "$@"
 }
 
 # ---- what this run owns: removed before it starts and at the end ----------------------------
