@@ -360,7 +360,7 @@ job_after() {
   local agree=1 why=''
   { [ "$equal" = 0 ] && [ "$rcv" = 0 ]; } || { [ "$equal" = 1 ] && [ "$rcv" != 0 ] && documented "$rcv" "$JD/verify-after.err"; } && agree=0
   if [ "$agree" = 1 ] && [ "$equal" = 0 ] && [ "$rcv" = 1 ] && documented "$rcv" "$JD/verify-after.err" &&
-    grep -qF "is UNASSIGNED with 0 tasks, not STOPPED" "$JD/verify-after.err"; then
+    grep -qF "is UNASSIGNED with no task config, not STOPPED" "$JD/verify-after.err"; then
     agree=0
     why="; verify refused offsets that are the plan's on the connector's UNASSIGNED status: noticed, a false alarm"
   fi
@@ -369,13 +369,13 @@ job_after() {
   local held=$got held_plan=$equal
   fl_job_start "$JD" apply-rerun "$(bed_worker_ip "$ask")" 0 apply --config migration.ini --plan plan.json --backup backup-rerun.json
   rc2=$(fl_job_wait apply-rerun 300)
-  # A connector created STOPPED across a TARGET outage can read UNASSIGNED with zero tasks (a
+  # A connector created STOPPED across a TARGET outage can read UNASSIGNED with no task config (a
   # stale status record, see fl_running): apply refuses it [rule connector-state] and names the
   # remedy, POST /connectors/NAME/restart (a second PUT .../stop writes no status: the
   # connector is already STOPPED on its worker, and WorkerConnector.suspend returns early).  The
   # operator's step, taken from the message, then a second rerun; the remedy must give STOPPED.
   local stopped_by_hand=false remedy='' st
-  if [ "$rc2" = 1 ] && grep -qF 'is UNASSIGNED with zero tasks, not STOPPED' "$JD/apply-rerun.err" && grep -qF '[rule connector-state]' "$JD/apply-rerun.err"; then
+  if [ "$rc2" = 1 ] && grep -qF 'is UNASSIGNED with no task config, not STOPPED' "$JD/apply-rerun.err" && grep -qF '[rule connector-state]' "$JD/apply-rerun.err"; then
     stopped_by_hand=true
     local code said end
     said=$(grep -oE "POST /connectors/$n/restart" "$JD/apply-rerun.err" | head -n 1)
