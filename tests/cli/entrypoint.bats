@@ -298,7 +298,7 @@ E="mm2-entrypoint: error:"
   assert_line "env: CONNECT_REST_PORT=8088 (default)"
   assert_line "env: KAFKA_HEAP_OPTS=-XX:InitialRAMPercentage=25 -XX:MaxRAMPercentage=50 (heap from the memory limit)"
   assert_line "env: KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=$FAKE/etc/connect-log4j2.yaml (stdout only, log4j2 (Kafka >= 4))"
-  assert_line "env: KAFKA_OPTS=-javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (JMX exporter agent)"
+  assert_line "env: KAFKA_OPTS=-Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (REST authentication's JAAS file, JMX exporter agent)"
   assert_line "env: CONNECT_SASL_JAAS_CONFIG=<redacted> (inherited)"
   refute_output --partial "$SENTINEL"
   [ ! -e "$FAKE/out/launch" ]
@@ -376,13 +376,14 @@ E="mm2-entrypoint: error:"
   assert_line "env CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=10000"
   assert_line "env LOG_DIR=/tmp"
   assert_line "jaas=set"
-  refute_line --partial "KAFKA_OPTS="
+  # The image's worker config turns REST authentication on: only the JAAS file's path.
+  assert_line "env KAFKA_OPTS=-Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf"
 }
 @test "the JMX agent goes into KAFKA_OPTS after what the pod set" {
   with JMX_EXPORTER_PORT=18088 KAFKA_OPTS=-Dfoo=bar
   run -0 ep
   run -0 cat "$FAKE/out/launch"
-  assert_line "env KAFKA_OPTS=-Dfoo=bar -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml"
+  assert_line "env KAFKA_OPTS=-Dfoo=bar -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml"
 }
 @test "an operator's KAFKA_HEAP_OPTS is kept" {
   with KAFKA_HEAP_OPTS=-Xmx300m

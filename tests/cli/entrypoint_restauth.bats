@@ -7,7 +7,7 @@
 load helpers
 
 E="mm2-entrypoint: error:"
-RESTPW='SENTINEL-7c2a-cli-rest-password'
+RESTPW=$CLI_REST_PASSWORD
 EXT=org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension
 MODULE=org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule
 
@@ -18,12 +18,8 @@ setup() {
   make_fake_home
   ep_env
   with --
-  echo "rest.extension.classes=$EXT" >>"$FAKE/etc/connect-mm2.properties"
-  mkdir -p "$FAKE/rest-auth"
-  printf 'mm2-probe=%s\nmm2-offsets=%s-2\n' "$RESTPW" "$RESTPW" >"$FAKE/rest-auth/credentials.properties"
+  grep -qxF "rest.extension.classes=$EXT" "$FAKE/etc/connect-mm2.properties"
   jaas "$MODULE required file=\"$FAKE/rest-auth/credentials.properties\";"
-  chmod -R a+rX "$FAKE/rest-auth"
-  with "MM2_REST_JAAS_CONFIG=$FAKE/rest-auth/jaas.conf"
 }
 
 # jaas BODY: the JAAS file with one KafkaConnect entry holding BODY.
@@ -46,7 +42,7 @@ jaas() {
 }
 
 @test "without the extension in the worker config nothing is asked, and KAFKA_OPTS is untouched" {
-  cp "$BATS_TEST_DIRNAME/../../docker/mm2/connect-mm2.properties" "$FAKE/etc/connect-mm2.properties"
+  sed -i '/^rest\.extension\.classes=/d' "$FAKE/etc/connect-mm2.properties"
   with -u MM2_REST_JAAS_CONFIG -- --check
   run -0 ep
   assert_line "rest-auth: off"
@@ -54,7 +50,7 @@ jaas() {
 }
 
 @test "MM2_REST_JAAS_CONFIG set for a worker config without the extension is refused: REST would stay open" {
-  cp "$BATS_TEST_DIRNAME/../../docker/mm2/connect-mm2.properties" "$FAKE/etc/connect-mm2.properties"
+  sed -i '/^rest\.extension\.classes=/d' "$FAKE/etc/connect-mm2.properties"
   run -3 ep
   assert_output "$E MM2_REST_JAAS_CONFIG is set, but MM2_WORKER_CONFIG=$FAKE/etc/connect-mm2.properties does not name $EXT in rest.extension.classes, so REST would stay unauthenticated; use a profile that does"
 }
