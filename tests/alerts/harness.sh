@@ -157,9 +157,9 @@ up() {
   "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
   "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
   umask 077
-  jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
-    '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
-    "target-sasl-jaas-config": $tj}}' >"$AL_DIR/secrets.json"
+  { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+      '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets.json"
   mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets.json")
   rm -f "$AL_DIR/secrets.json"
   umask 022

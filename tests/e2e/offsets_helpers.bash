@@ -44,6 +44,8 @@ sasl.password = \${env:MM2_TARGET_SASL_PASSWORD}
 
 [connect]
 url = http://$(bed_worker_ip "$w"):8088
+username = $BED_REST_USER
+password = \${env:MM2_REST_PASSWORD}
 request.timeout.seconds = 100
 retry.budget.seconds = 120
 
@@ -65,6 +67,7 @@ oj() {
     --memory 256m -v "$d:/work:rw" -w /work \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
+    -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD" \
     --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
 }
 

@@ -29,8 +29,8 @@ load helpers
   BED_REST_HTTPS=1 replicate sasl_ssl tls.scram kit_scram
   run -0 bash -c "podman logs $w 2>&1 | grep -cE '^\s+security.protocol = SASL_SSL$'"
   # The kubelet's probes, as the overlay runs them: the REST CA, a name in the certificate.
-  run -0 podman exec "$w" mm2-probe ready --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt
-  run -0 podman exec "$w" mm2-probe live --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt
+  run -0 podman exec "$w" mm2-probe ready --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt "${BED_PROBE_AUTH[@]}"
+  run -0 podman exec "$w" mm2-probe live --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt "${BED_PROBE_AUTH[@]}"
   # Without the CA the probe fails and says why; an address the certificate does not name fails.
   run -4 podman exec "$w" mm2-probe ready --url https://localhost:8088
   assert_output --partial "is not trusted"
