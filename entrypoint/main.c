@@ -67,9 +67,11 @@ static void usage(FILE *out)
             "                                config names BasicAuthSecurityRestExtension\n"
             "                                (" RESTAUTH_DEFAULT_JAAS ")\n"
             "  KAFKA_HEAP_OPTS               heap flags (-XX:MaxRAMPercentage=50 of the limit)\n"
-            "  KAFKA_OPTS, KAFKA_LOG4J_OPTS, LOG_DIR (/tmp)  passed on; the JAAS file's path and\n"
-            "                                the JMX agent are appended to KAFKA_OPTS of the\n"
-            "                                exec'd process only\n"
+            "  KAFKA_OPTS, KAFKA_LOG4J_OPTS, LOG_DIR (/tmp)  passed on; appended to KAFKA_OPTS\n"
+            "                                of the exec'd process only: the properties that\n"
+            "                                close Kafka's login-module, config-provider and\n"
+            "                                OAuth URL paths (for the Kafka version), the JAAS\n"
+            "                                file's path and the JMX agent\n"
             "\n"
             "\n",
             EP_DEFAULT_REST_PORT, EP_DEFAULT_REBALANCE_DELAY_MS);

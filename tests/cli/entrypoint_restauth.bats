@@ -31,22 +31,22 @@ jaas() {
   with -- --check
   run -0 ep
   assert_line "rest-auth: basic"
-  assert_line "env: KAFKA_OPTS=-Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf (REST authentication's JAAS file)"
+  assert_line "env: KAFKA_OPTS=$HARDEN_431 -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf (Kafka's escape hatches closed, REST authentication's JAAS file)"
   refute_output --partial "$RESTPW"
 }
 
 @test "the JAAS path goes after what the pod set in KAFKA_OPTS, and before the JMX agent" {
   with JMX_EXPORTER_PORT=18088 KAFKA_OPTS=-Dfoo=bar -- --check
   run -0 ep
-  assert_line "env: KAFKA_OPTS=-Dfoo=bar -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (REST authentication's JAAS file, JMX exporter agent)"
+  assert_line "env: KAFKA_OPTS=-Dfoo=bar $HARDEN_431 -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (Kafka's escape hatches closed, REST authentication's JAAS file, JMX exporter agent)"
 }
 
-@test "without the extension in the worker config nothing is asked, and KAFKA_OPTS is untouched" {
+@test "without the extension in the worker config nothing is asked, and KAFKA_OPTS has no JAAS file" {
   sed -i '/^rest\.extension\.classes=/d' "$FAKE/etc/connect-mm2.properties"
   with -u MM2_REST_JAAS_CONFIG -- --check
   run -0 ep
   assert_line "rest-auth: off"
-  refute_output --partial "KAFKA_OPTS="
+  assert_line "env: KAFKA_OPTS=$HARDEN_431 (Kafka's escape hatches closed)"
 }
 
 @test "MM2_REST_JAAS_CONFIG set for a worker config without the extension is refused: REST would stay open" {

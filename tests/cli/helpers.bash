@@ -38,6 +38,12 @@ make_fake_home() {
     "$FAKE/rest-auth/credentials.properties" >"$FAKE/rest-auth/jaas.conf"
   chmod -R a+rX "$FAKE/kafka" "$FAKE/etc" "$FAKE/rest-auth"
 }
+# The -D options mm2-entrypoint puts first into KAFKA_OPTS for the fake home's Kafka 4.3.1
+# (entrypoint/harden.h; tests/cli/entrypoint.bats checks them per version).
+HARDEN_431="-Dorg.apache.kafka.disallowed.login.modules=com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module.LdapLoginModule"
+HARDEN_431+=" -Dorg.apache.kafka.allowed.login.modules=org.apache.kafka.common.security.plain.PlainLoginModule,org.apache.kafka.common.security.scram.ScramLoginModule"
+HARDEN_431+=" -Dorg.apache.kafka.automatic.config.providers=org.apache.kafka.common.config.provider.EnvVarConfigProvider"
+HARDEN_431+=" -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls= -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="
 # The REST password of the fake home's credentials file: a sentinel no output may hold.
 CLI_REST_PASSWORD='SENTINEL-7c2a-cli-rest-password'
 
