@@ -55,6 +55,7 @@ setup_file() {
 
 teardown_file() {
   rest DELETE 1 "/connectors/$CONN" >/dev/null || true
+  rest DELETE 1 /connectors/ra-forwarded >/dev/null || true
 }
 
 # Every resource REST serves, by method: Connect's public API, the admin loggers, the plugins'
@@ -132,14 +133,14 @@ endpoints() {
   # The non-leader forwards the caller's Authorization header; the leader checks it again.
   run -0 rest POST "$other" /connectors "$(mirror_connector_json ra-forwarded 'ra[.]t' STOPPED)"
   assert_line --index 0 201
-  run -0 rest GET "$leader" /connectors/ra-forwarded/status
+  run -0 rest GET "$leader" /connectors/ra-forwarded
   assert_line --index 0 200
   # The same through that worker with a wrong password is refused there, before forwarding.
   run -0 wrong DELETE "$other" /connectors/ra-forwarded
   assert_output 401
   run -0 rest DELETE "$other" /connectors/ra-forwarded
   assert_line --index 0 204
-  gone() { [ "$(rest GET "$leader" /connectors/ra-forwarded/status | head -n 1)" = 404 ]; }
+  gone() { [ "$(rest GET "$leader" /connectors/ra-forwarded | head -n 1)" = 404 ]; }
   wait_for 30 gone
 }
 

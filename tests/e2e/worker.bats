@@ -147,7 +147,7 @@ CONN=wk
     # Lists every readable file holding a secret (unreadable ones are the
     # image's root-only files, which the worker cannot have written either),
     # the REST Secret's own mount apart: only its files hold the REST passwords.
-    run -0 podman exec "$w" sh -c "grep -rIlsF -e '$BED_CONNECT_PASSWORD' -e '$BED_SOURCE_PASSWORD' -e '$BED_TARGET_PASSWORD' -e '$BED_REST_PASSWORD' -e '$BED_REST_PROBE_PASSWORD' --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / || true"
+    run -0 podman exec "$w" sh -c "grep -rIlsF -e '$BED_CONNECT_PASSWORD' -e '$BED_SOURCE_PASSWORD' -e '$BED_TARGET_PASSWORD' -e '$BED_REST_PASSWORD' -e '$BED_REST_PROBE_PASSWORD' --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / | sort || true"
     assert_output - <<OUT
 /etc/mm2/rest-auth/credentials.properties
 /etc/mm2/rest-auth/probe-password
