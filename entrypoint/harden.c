@@ -35,7 +35,8 @@ int harden_opts(const char *version, char *buf, size_t len)
         const char *opt;
     } opts[] = {
         {0, "-Dorg.apache.kafka.disallowed.login.modules="
-            "com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module.LdapLoginModule"},
+            "com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module."
+            "LdapLoginModule"},
         {40200, "-Dorg.apache.kafka.allowed.login.modules="
                 "org.apache.kafka.common.security.plain.PlainLoginModule,"
                 "org.apache.kafka.common.security.scram.ScramLoginModule"},

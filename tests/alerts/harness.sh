@@ -164,6 +164,15 @@ up() {
   rm -f "$AL_DIR/secrets.json"
   umask 022
   [ "${#pod_args[@]}" -gt 20 ] || die "podman_args gave ${#pod_args[@]} arguments"
+  # The faults alerts.bats makes (a task that fails, a stalled producer) are producer overrides
+  # of a connector, which the image's profile refuses (connector.client.config.override.policy
+  # None, docker/mm2/README.md): this bed's workers alone run that profile with the policy All.
+  sed 's/^connector\.client\.config\.override\.policy=None$/connector.client.config.override.policy=All/' \
+    "$root/docker/mm2/connect-mm2.properties" >"$AL_DIR/connect-mm2.properties"
+  grep -qx 'connector.client.config.override.policy=All' "$AL_DIR/connect-mm2.properties" ||
+    die "docker/mm2/connect-mm2.properties no longer sets connector.client.config.override.policy=None"
+  chmod 0644 "$AL_DIR/connect-mm2.properties"
+  pod_args+=(-v "$AL_DIR/connect-mm2.properties:/etc/mm2/connect-mm2.properties:ro")
   for i in $(seq 1 "$WORKERS"); do
     args=()
     for a in "${pod_args[@]}"; do args+=("${a//__POD_IP__/$(bed_worker_ip "$i")}"); done
