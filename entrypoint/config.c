@@ -14,6 +14,7 @@
 #include "mm2_env.h"
 #include "mm2_parse.h"
 #include "podip.h"
+#include "restauth.h"
 
 /* At most this much of a (non-secret) bad value is quoted back. */
 #define SHOW 120
@@ -260,6 +261,7 @@ static void read_paths(struct ep_config *cfg, struct mm2_problems *p)
     cfg->jmx_agent = mm2_env_optional("JMX_EXPORTER_AGENT", EP_DEFAULT_JMX_AGENT);
     cfg->jmx_config = mm2_env_optional("JMX_EXPORTER_CONFIG", EP_DEFAULT_JMX_CONFIG);
     cfg->heap_opts = mm2_env_get("KAFKA_HEAP_OPTS");
+    cfg->rest_jaas = mm2_env_optional("MM2_REST_JAAS_CONFIG", RESTAUTH_DEFAULT_JAAS);
     if (*cfg->kafka_home != '/') {
         mm2_problems_add(p, "KAFKA_HOME must be an absolute path, got \"%.*s\"", SHOW,
                          cfg->kafka_home);
@@ -308,6 +310,8 @@ void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
 {
     check_readable("MM2_WORKER_CONFIG", cfg->worker_config, "the worker configuration", p);
     workercfg_check_files(&cfg->workercfg, p);
+    if (cfg->workercfg.rest_basic_auth)
+        restauth_check(cfg->rest_jaas, p);
     if (cfg->log_config[0] != '\0')
         check_readable("MM2_LOG_CONFIG", cfg->log_config, "the log configuration", p);
     if (cfg->jmx_port > 0) {
@@ -318,6 +322,29 @@ void ep_config_check_files(const struct ep_config *cfg, struct mm2_problems *p)
         check_readable("JMX_EXPORTER_CONFIG", cfg->jmx_config,
                        "the JMX exporter rules (JMX_EXPORTER_PORT is set)", p);
     }
+}
+
+/* REST authentication as the worker config asks for it (restauth.h); a JAAS file given for a
+ * worker config that does not ask is a mistake that would leave REST open. */
+static void read_rest_auth(const struct ep_config *cfg, struct mm2_problems *p)
+{
+    if (!cfg->workercfg.read)
+        return;
+    if (!cfg->workercfg.rest_basic_auth) {
+        if (mm2_env_get("MM2_REST_JAAS_CONFIG") != NULL)
+            mm2_problems_add(p,
+                             "MM2_REST_JAAS_CONFIG is set, but MM2_WORKER_CONFIG=%.*s does not "
+                             "name " RESTAUTH_EXTENSION " in rest.extension.classes, so REST "
+                             "would stay unauthenticated; use a profile that does",
+                             SHOW, cfg->worker_config);
+        return;
+    }
+    if (cfg->workercfg.admin_listener)
+        mm2_problems_add(p,
+                         "MM2_WORKER_CONFIG=%.*s sets admin.listeners, whose resources Connect "
+                         "serves without the REST authentication filter; leave it unset",
+                         SHOW, cfg->worker_config);
+    restauth_check(cfg->rest_jaas, p);
 }
 
 /* What the worker config names: its ${env:} variables and TLS stores. */
@@ -339,6 +366,7 @@ static void read_worker_config(struct ep_config *cfg, struct mm2_problems *p)
                                             "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS", NULL};
 
     workercfg_read(&cfg->workercfg, cfg->worker_config, elsewhere, defaulted, p);
+    read_rest_auth(cfg, p);
 }
 
 void ep_config_read(struct ep_config *cfg, struct mm2_problems *p)

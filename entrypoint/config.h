@@ -48,6 +48,8 @@ struct ep_config {
     const char *jmx_agent;
     const char *jmx_config;
     const char *heap_opts; /* KAFKA_HEAP_OPTS as given, or NULL */
+    const char *rest_jaas; /* MM2_REST_JAAS_CONFIG: used when the worker config asks for REST
+                              authentication (restauth.h) */
     int rest_port;
     int rest_port_defaulted;
     int jmx_port; /* 0: JMX exporter off */

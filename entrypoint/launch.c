@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harden.h"
 #include "mm2_secret.h"
 
 extern char **environ;
@@ -111,25 +112,39 @@ static enum mm2_status put_log4j(struct launch *l, const struct ep_config *cfg,
                err);
 }
 
-/* The agent goes into this process's KAFKA_OPTS only: a pod-wide
- * KAFKA_OPTS would make every Kafka CLI tool in the pod bind the port. */
-static enum mm2_status put_jmx(struct launch *l, const struct ep_config *cfg, struct mm2_error *err)
+/* The system properties that close Kafka's escape hatches (harden.h), the JAAS file of REST
+ * authentication (restauth.h) and the JMX agent go into this process's KAFKA_OPTS only, after
+ * what the pod set: Java keeps the last -D given, so the pod cannot reopen them. (A pod-wide
+ * KAFKA_OPTS would also make every Kafka CLI tool in the pod bind the JMX port.) */
+static enum mm2_status put_kafka_opts(struct launch *l, const struct ep_config *cfg,
+                                      struct mm2_error *err)
 {
-    char buf[PATH_MAX + 128];
+    char buf[3 * PATH_MAX + 1024];
+    char hard[768];
     const char *opts;
+    bool auth = cfg->workercfg.rest_basic_auth, jmx = cfg->jmx_port > 0;
     int n;
 
-    if (cfg->jmx_port <= 0)
-        return MM2_OK;
+    if (harden_opts(cfg->kafka_version, hard, sizeof(hard)) < 0)
+        return mm2_error_set(err, MM2_CONFIG, "the hardening options do not fit %zu bytes",
+                             sizeof(hard) - 1);
     opts = inherited(l, "KAFKA_OPTS");
-    n = snprintf(buf, sizeof(buf), "%s%s-javaagent:%s=%d:%s", opts != NULL ? opts : "",
-                 opts != NULL && *opts != '\0' ? " " : "", cfg->jmx_agent, cfg->jmx_port,
-                 cfg->jmx_config);
-    if (n >= (int)sizeof(buf))
-        return mm2_error_set(err, MM2_CONFIG,
-                             "KAFKA_OPTS with the JMX agent would be longer than %zu bytes",
+    n = snprintf(buf, sizeof(buf), "%s%s%s%s%s", opts != NULL ? opts : "",
+                 opts != NULL && *opts != '\0' ? " " : "", hard,
+                 auth ? " -Djava.security.auth.login.config=" : "", auth ? cfg->rest_jaas : "");
+    if (n >= 0 && n < (int)sizeof(buf) && jmx)
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, " -javaagent:%s=%d:%s", cfg->jmx_agent,
+                      cfg->jmx_port, cfg->jmx_config);
+    if (n < 0 || n >= (int)sizeof(buf))
+        return mm2_error_set(err, MM2_CONFIG, "KAFKA_OPTS would be longer than %zu bytes",
                              sizeof(buf) - 1);
-    return put(l, "KAFKA_OPTS", buf, "JMX exporter agent", err);
+    return put(l, "KAFKA_OPTS", buf,
+               auth && jmx ? "Kafka's escape hatches closed, REST authentication's JAAS file, "
+                             "JMX exporter agent"
+               : auth      ? "Kafka's escape hatches closed, REST authentication's JAAS file"
+               : jmx       ? "Kafka's escape hatches closed, JMX exporter agent"
+                           : "Kafka's escape hatches closed",
+               err);
 }
 
 enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, struct mm2_error *err)
@@ -143,7 +158,7 @@ enum mm2_status launch_build(struct launch *l, const struct ep_config *cfg, stru
     if (st == MM2_OK)
         st = put_log4j(l, cfg, err);
     if (st == MM2_OK)
-        st = put_jmx(l, cfg, err);
+        st = put_kafka_opts(l, cfg, err);
     if (st != MM2_OK)
         return st;
     l->argv[0] = (char *)cfg->launcher;
@@ -161,6 +176,7 @@ void launch_print(const struct launch *l, const struct ep_config *cfg, FILE *out
             cfg->pod_ip, strchr(cfg->pod_ip, ':') != NULL ? "]" : "", cfg->rest_port);
     fprintf(out, "user: %u:%u\n", (unsigned)EP_RUN_UID, (unsigned)EP_RUN_GID);
     fprintf(out, "jmx-exporter: %s\n", cfg->jmx_port > 0 ? "on" : "off");
+    fprintf(out, "rest-auth: %s\n", cfg->workercfg.rest_basic_auth ? "basic" : "off");
     for (size_t i = 0; i < l->nown; i++) {
         const char *e = l->own[i];
         int n = (int)strcspn(e, "=");

@@ -18,6 +18,7 @@
 #include "mm2_err.h"
 #include "mm2_log.h"
 #include "privs.h"
+#include "restauth.h"
 
 #define PROG "mm2-entrypoint"
 
@@ -62,9 +63,15 @@ static void usage(FILE *out)
             "  MM2_LOG_CONFIG                log config (" EP_DEFAULT_LOG4J2_CONFIG
             " for Kafka >= 4,\n"
             "                                " EP_DEFAULT_LOG4J1_CONFIG " for 3.x)\n"
+            "  MM2_REST_JAAS_CONFIG          REST authentication's JAAS file, when the worker\n"
+            "                                config names BasicAuthSecurityRestExtension\n"
+            "                                (" RESTAUTH_DEFAULT_JAAS ")\n"
             "  KAFKA_HEAP_OPTS               heap flags (-XX:MaxRAMPercentage=50 of the limit)\n"
-            "  KAFKA_OPTS, KAFKA_LOG4J_OPTS, LOG_DIR (/tmp)  passed on; the JMX agent is\n"
-            "                                appended to KAFKA_OPTS of the exec'd process only\n"
+            "  KAFKA_OPTS, KAFKA_LOG4J_OPTS, LOG_DIR (/tmp)  passed on; appended to KAFKA_OPTS\n"
+            "                                of the exec'd process only: the properties that\n"
+            "                                close Kafka's login-module, config-provider and\n"
+            "                                OAuth URL paths (for the Kafka version), the JAAS\n"
+            "                                file's path and the JMX agent\n"
             "\n"
             "\n",
             EP_DEFAULT_REST_PORT, EP_DEFAULT_REBALANCE_DELAY_MS);

@@ -13,112 +13,15 @@
 #include <unistd.h>
 
 #include "mm2_env.h"
+#include "props.h"
+#include "restauth.h"
 
-/* At most this much of the file, this many entries and references. */
-#define WORKERCFG_MAX_BYTES (256 * 1024)
-#define WORKERCFG_MAX_ENTRIES 512
+#define WORKERCFG_MAX_BYTES PROPS_MAX_BYTES
+#define WORKERCFG_MAX_ENTRIES PROPS_MAX_ENTRIES
 #define WORKERCFG_PEM_MAX (1024 * 1024)
 #define SHOW 120
 
 enum { F_TRUST_PEM, F_KEY_PEM, F_STORE_BINARY };
-
-struct entry {
-    const char *key;
-    const char *val;
-};
-
-struct props {
-    char *buf;
-    size_t n;
-    struct entry e[WORKERCFG_MAX_ENTRIES];
-};
-
-static const char *props_get(const struct props *pr, const char *key)
-{
-    for (size_t i = pr->n; i-- > 0;) /* the last one wins, as in Properties */
-        if (strcmp(pr->e[i].key, key) == 0)
-            return pr->e[i].val;
-    return NULL;
-}
-
-static const char *props_get_prefixed(const struct props *pr, const char *prefix, const char *key)
-{
-    char k[256];
-
-    if (snprintf(k, sizeof(k), "%s%s", prefix, key) >= (int)sizeof(k))
-        return NULL;
-    return props_get(pr, k);
-}
-
-/* Joins continued lines in place and splits into entries; returns -1 when the
- * file holds more than WORKERCFG_MAX_ENTRIES. */
-static int props_parse(struct props *pr)
-{
-    char *r = pr->buf, *w = pr->buf;
-
-    /* Continuations: an odd number of backslashes before a newline. */
-    while (*r != '\0') {
-        if (*r == '\\' && r[1] == '\n') {
-            r += 2;
-            while (*r == ' ' || *r == '\t')
-                r++;
-            continue;
-        }
-        if (*r == '\\' && r[1] != '\0') {
-            *w++ = *r++;
-            *w++ = *r++;
-            continue;
-        }
-        *w++ = *r++;
-    }
-    *w = '\0';
-    for (char *line = pr->buf, *next; line != NULL; line = next) {
-        size_t kl;
-        char *v;
-        next = strchr(line, '\n');
-        if (next != NULL)
-            *next++ = '\0';
-        line += strspn(line, " \t\f\r");
-        if (*line == '\0' || *line == '#' || *line == '!')
-            continue;
-        kl = strcspn(line, "=: \t\f\r");
-        v = line + kl;
-        v += strspn(v, " \t\f");
-        if (*v == '=' || *v == ':')
-            v++;
-        v += strspn(v, " \t\f");
-        v[strcspn(v, "\r")] = '\0';
-        line[kl] = '\0';
-        if (pr->n == WORKERCFG_MAX_ENTRIES)
-            return -1;
-        pr->e[pr->n].key = line;
-        pr->e[pr->n].val = v;
-        pr->n++;
-    }
-    return 0;
-}
-
-/* Reads path into pr: 0; -1 when it cannot be read; -2 when it holds more than
- * WORKERCFG_MAX_BYTES or a NUL byte; -3 when it holds more than WORKERCFG_MAX_ENTRIES entries. */
-static int props_load(struct props *pr, const char *path)
-{
-    FILE *f = fopen(path, "re");
-    size_t got;
-    int bad;
-
-    if (f == NULL)
-        return -1; /* said by ep_config_check_files */
-    pr->buf = malloc(WORKERCFG_MAX_BYTES + 1);
-    got = pr->buf != NULL ? fread(pr->buf, 1, WORKERCFG_MAX_BYTES + 1, f) : 0;
-    bad = ferror(f) || pr->buf == NULL;
-    fclose(f);
-    if (bad)
-        return -1;
-    if (got > WORKERCFG_MAX_BYTES || memchr(pr->buf, '\0', got) != NULL)
-        return -2;
-    pr->buf[got] = '\0';
-    return props_parse(pr) == 0 ? 0 : -3;
-}
 
 static bool in_list(const char *const *list, const char *name, size_t len)
 {
@@ -306,6 +209,20 @@ static void find_files(struct workercfg *w, const struct props *pr, struct mm2_p
     }
 }
 
+/* rest.extension.classes (a comma list) naming Kafka's basic-auth extension; admin.listeners
+ * set to some listener (empty: no admin resources; unset: on the main, filtered, listener). */
+static void note_rest_auth(struct workercfg *w, const struct props *pr)
+{
+    const char *ext = props_get(pr, "rest.extension.classes");
+    const char *admin = props_get(pr, "admin.listeners");
+    size_t n = strlen(RESTAUTH_EXTENSION);
+
+    for (const char *s = ext; s != NULL && (s = strstr(s, RESTAUTH_EXTENSION)) != NULL; s += n)
+        if ((s == ext || strchr(", \t", s[-1]) != NULL) && strchr(", \t", s[n]) != NULL)
+            w->rest_basic_auth = true;
+    w->admin_listener = admin != NULL && admin[strspn(admin, " \t")] != '\0';
+}
+
 /* config.providers.env.param.allowlist.pattern, compiled into r when the file sets it. */
 static void read_allowlist(struct refs *r, const struct props *pr, struct mm2_problems *p)
 {
@@ -349,6 +266,7 @@ void workercfg_read(struct workercfg *w, const char *path, const char *const *ch
         read_allowlist(&r, &pr, p);
         check_refs(&r, &pr, w, p);
         find_files(w, &pr, p);
+        note_rest_auth(w, &pr);
         if (r.have_allow)
             regfree(&r.allow);
     }

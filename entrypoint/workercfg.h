@@ -11,7 +11,9 @@
  *     encrypted (Kafka's DefaultSslEngineFactory.PemStore); a PKCS12 or JKS store must at least
  *     be one;
  *   - sasl.mechanism and the login module of its sasl.jaas.config agree (PLAIN:
- *     PlainLoginModule, SCRAM-SHA-256/512: ScramLoginModule).
+ *     PlainLoginModule, SCRAM-SHA-256/512: ScramLoginModule);
+ *   - whether it asks for REST authentication (rest.extension.classes), which restauth.h checks,
+ *     and whether admin.listeners would serve the admin resources outside it.
  *
  * Contract:
  *   - Never prints, never exits. Every finding is one line added to a struct mm2_problems.
@@ -41,6 +43,8 @@ struct workercfg {
     bool read;               /* the file was read */
     bool uses_jaas;          /* ${env:CONNECT_SASL_JAAS_CONFIG} is referenced */
     char jaas_mechanism[32]; /* sasl.mechanism of the first key using it, or "" */
+    bool rest_basic_auth;    /* rest.extension.classes names BasicAuthSecurityRestExtension */
+    bool admin_listener;     /* admin.listeners names a listener: unfiltered by the extension */
     size_t nfiles;
     struct workercfg_file files[WORKERCFG_MAX_FILES];
 };

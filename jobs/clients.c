@@ -31,6 +31,11 @@ enum mm2_status job_connect(struct job *j, struct mm2_error *err)
     if (j->cfg.connect_ca != NULL &&
         mm2_connect_set_cacert(j->connect, j->cfg.connect_ca, err) != MM2_OK)
         return mm2_error_prefix(err, "[connect] ca.location");
+    /* A REST API behind Kafka's basic-auth extension (docker/mm2/README.md). */
+    if (j->cfg.connect_user != NULL &&
+        mm2_connect_set_basic_auth(j->connect, j->cfg.connect_user, j->cfg.connect_password, err) !=
+            MM2_OK)
+        return mm2_error_prefix(err, "[connect] username");
     mm2_connect_set_notify(j->connect, on_retry, j);
     return MM2_OK;
 }

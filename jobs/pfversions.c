@@ -30,6 +30,9 @@ static void ask(struct job *j, struct asked *a)
     if (mm2_connect_new(a->url, timeout, 0, &c, &err) == MM2_OK &&
         (j->cfg.connect_ca == NULL ||
          mm2_connect_set_cacert(c, j->cfg.connect_ca, &err) == MM2_OK) &&
+        (j->cfg.connect_user == NULL ||
+         mm2_connect_set_basic_auth(c, j->cfg.connect_user, j->cfg.connect_password, &err) ==
+             MM2_OK) &&
         mm2_connect_pin_address(c, a->addr, &err) == MM2_OK &&
         mm2_connect_info(c, &a->info, &err) == MM2_OK)
         a->answered = true;

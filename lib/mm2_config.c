@@ -41,7 +41,7 @@ struct parse_state {
     bool seen_connect_url, seen_connect_ca, seen_workers, seen_timeout, seen_budget, seen_group,
         seen_rest, seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2],
         seen_tail[NTAIL_KEYS], seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation,
-        seen_margin;
+        seen_margin, seen_user, seen_password;
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -386,6 +386,15 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
             c->connect_ca = mm2_file_beside(st->file, f);
             free(f);
         }
+    } else if (strcmp(key, "username") == 0) {
+        if (set_string(st, &st->seen_user, "connect", key, value, &c->connect_user) &&
+            !mm2_http_basic_user_valid(value))
+            mm2_problems_add(st->p,
+                             "%s: [connect] username must be 1 to %d bytes, no ':' or "
+                             "control character",
+                             st->file, MM2_HTTP_USER_MAX - 1);
+    } else if (strcmp(key, "password") == 0) {
+        (void)set_string(st, &st->seen_password, "connect", key, value, &c->connect_password);
     } else if (strcmp(key, "workers") == 0) {
         if (once(st, &st->seen_workers, "connect", key))
             workers_key(st, value);
@@ -399,9 +408,8 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
         mm2_problems_add(
             st->p,
             "%s: [connect] has no key \"%.60s\"; the keys are url, workers, ca.location, "
-            "request.timeout.seconds, retry.budget.seconds, config.topic, "
-            "offset.topic, status.topic, internal.replication.factor, "
-            "internal.min.insync.replicas",
+            "username, password, request.timeout.seconds, retry.budget.seconds, config.topic, "
+            "offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas",
             st->file, key);
     }
 }
@@ -500,6 +508,8 @@ static void given_anyway(struct parse_state *st, const char *section, const char
         {"flink", "rest.url", offsetof(struct parse_state, seen_rest)},
         {"flink", "job.id", offsetof(struct parse_state, seen_job)},
         {"connector", "file", offsetof(struct parse_state, seen_file)},
+        {"connect", "username", offsetof(struct parse_state, seen_user)},
+        {"connect", "password", offsetof(struct parse_state, seen_password)},
     };
 
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -717,6 +727,9 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
                          path);
     if (!st.seen_file)
         mm2_problems_add(p, "%s: [connector] file is required (the connector JSON)", path);
+    if (st.seen_user != st.seen_password)
+        mm2_problems_add(p, "%s: [connect] username and password go together; give both or neither",
+                         path);
     defaults(&st);
     redact(out, p);
     return p->n > 0 || p->dropped > 0 ? MM2_CONFIG : MM2_OK;
@@ -763,24 +776,16 @@ void mm2_config_free(struct mm2_config *c)
     }
     for (size_t i = 0; i < c->nsecrets; i++)
         free(c->secrets[i]);
-    free(c->mapping);
-    free(c->source_cluster_id);
-    free(c->target_cluster_id);
-    free(c->path);
-    free(c->connect_url);
-    free(c->connect_ca);
     for (size_t i = 0; i < c->nworkers; i++)
         free(c->workers[i]);
-    free(c->group);
-    free(c->flink_rest_url);
-    free(c->flink_job_id);
-    free(c->connector_file);
-    free(c->source_principal);
-    free(c->target_principal);
-    free(c->config_topic);
-    free(c->offset_topic);
-    free(c->status_topic);
-    free(c->flink_isolation);
+    void *own[] = {
+        c->mapping,          c->source_cluster_id, c->target_cluster_id, c->path,
+        c->connect_url,      c->connect_ca,        c->connect_user,      c->group,
+        c->connect_password, c->flink_rest_url,    c->flink_job_id,      c->connector_file,
+        c->source_principal, c->target_principal,  c->config_topic,      c->offset_topic,
+        c->status_topic,     c->flink_isolation};
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+        free(own[i]);
     memset(c, 0, sizeof(*c));
 }
 

@@ -8,6 +8,8 @@
  *                default User:<sasl.username>), for preflight's kafka-acls.sh lines
  *   [target]     the same for the TARGET cluster
  *   [connect]    url (required), request.timeout.seconds (100), retry.budget.seconds (300);
+ *                username and password (together; the password as ${env:VAR}): HTTP Basic for
+ *                a REST API behind Kafka's basic-auth extension (docker/mm2/README.md);
  *                workers: base URLs separated by commas (at most MM2_CONFIG_WORKERS_MAX), each
  *                name resolving to one worker or several (the workers' headless Service), that
  *                preflight asks every worker's version at;
@@ -80,6 +82,8 @@ struct mm2_config {
     char *connect_url;
     char *
         connect_ca; /* [connect] ca.location (resolved like [connector] file); NULL: the system's */
+    char *connect_user;     /* [connect] username: HTTP Basic to the REST API; NULL: none */
+    char *connect_password; /* [connect] password, with username; a secret */
     char *workers[MM2_CONFIG_WORKERS_MAX]; /* [connect] workers, each a base URL */
     size_t nworkers;
     long request_timeout_ms;

@@ -61,6 +61,12 @@ enum mm2_status mm2_connect_set_cacert(struct mm2_connect *c, const char *path,
     return mm2_http_set_cacert(c->http, path, err);
 }
 
+enum mm2_status mm2_connect_set_basic_auth(struct mm2_connect *c, const char *user,
+                                           const char *password, struct mm2_error *err)
+{
+    return mm2_http_set_basic_auth(c->http, user, password, err);
+}
+
 enum mm2_status mm2_connect_pin_address(struct mm2_connect *c, const char *addr,
                                         struct mm2_error *err)
 {

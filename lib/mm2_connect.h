@@ -63,6 +63,10 @@ void mm2_connect_free(struct mm2_connect *c);
  * (mm2_http_set_cacert): MM2_CONFIG when the file cannot be read. */
 enum mm2_status mm2_connect_set_cacert(struct mm2_connect *c, const char *path,
                                        struct mm2_error *err);
+/* Sends user and password as HTTP Basic with every request (mm2_http_set_basic_auth): a worker
+ * running Kafka's basic-auth REST extension. MM2_CONFIG for an unusable pair. */
+enum mm2_status mm2_connect_set_basic_auth(struct mm2_connect *c, const char *user,
+                                           const char *password, struct mm2_error *err);
 /* Talks to the worker at the numeric address addr, the URL's host still naming it for TLS
  * (mm2_http_pin_address): one worker of a headless Service. */
 enum mm2_status mm2_connect_pin_address(struct mm2_connect *c, const char *addr,

@@ -205,6 +205,43 @@ enum mm2_status mm2_http_set_cacert(struct mm2_http *c, const char *path, struct
     return MM2_OK;
 }
 
+bool mm2_http_basic_user_valid(const char *user)
+{
+    size_t n = user != NULL ? strnlen(user, MM2_HTTP_USER_MAX) : 0;
+
+    if (n == 0 || n == MM2_HTTP_USER_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (user[i] == ':' || (unsigned char)user[i] < 0x20 || user[i] == 0x7f)
+            return false;
+    return true;
+}
+
+enum mm2_status mm2_http_set_basic_auth(struct mm2_http *c, const char *user, const char *password,
+                                        struct mm2_error *err)
+{
+    size_t pn = password != NULL ? strnlen(password, MM2_HTTP_PASSWORD_MAX) : 0;
+    CURLcode rc;
+
+    if (!mm2_http_basic_user_valid(user))
+        return mm2_error_set(err, MM2_CONFIG,
+                             "the REST user name must be 1 to %d bytes without ':' or control "
+                             "characters",
+                             MM2_HTTP_USER_MAX - 1);
+    if (pn == 0 || pn == MM2_HTTP_PASSWORD_MAX)
+        return mm2_error_set(err, MM2_CONFIG, "the REST password must be 1 to %d bytes",
+                             MM2_HTTP_PASSWORD_MAX - 1);
+    rc = curl_easy_setopt(c->curl, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_USERNAME, user);
+    if (rc == CURLE_OK)
+        rc = curl_easy_setopt(c->curl, CURLOPT_PASSWORD, password);
+    if (rc != CURLE_OK)
+        return mm2_error_set(err, MM2_UNEXPECTED, "cannot set the REST credentials: %s",
+                             curl_easy_strerror(rc));
+    return MM2_OK;
+}
+
 void mm2_http_free(struct mm2_http *c)
 {
     if (c == NULL)
@@ -393,6 +430,9 @@ void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, 
         buf[o] = '\0';
         if (v[o] != '\0' && o >= 3)
             memcpy(buf + o - 3, "...", 3);
+    } else if (r->status == 401) {
+        /* Kafka's JaasBasicAuthFilter answers with a text body, no JSON message. */
+        (void)snprintf(buf, buflen, "%s", MM2_HTTP_401_MESSAGE);
     }
     cJSON_Delete(root);
 }

@@ -78,13 +78,34 @@ enum mm2_status mm2_http_get(struct mm2_http *c, const char *path, const struct 
 /* The "message" member of a JSON body (Kafka Connect's {"error_code": N, "message": "..."} and
  * its /health object) as one line: control characters become spaces, at most max characters
  * (a Connect message can carry a stack trace), a cut one ends in "...". "" when the body is not
- * such JSON. Copies into buf (buflen bytes, always NUL-terminated when buflen > 0). */
+ * such JSON; MM2_HTTP_401_MESSAGE (cut to buflen) for a 401 without one: the answer of Kafka's
+ * basic-auth REST extension. Copies into buf (buflen bytes, always NUL-terminated when buflen > 0).
+ */
+#define MM2_HTTP_401_MESSAGE                                                                       \
+    "the worker wants REST credentials, or refused them (Kafka's basic-auth extension): give "     \
+    "this client the REST user and password"
 void mm2_http_message(const struct mm2_http_response *r, size_t max, char *buf, size_t buflen);
 
 /* Verifies an https:// server against the CA certificate(s) in the PEM file `path` instead of
  * the system's store (libcurl CURLOPT_CAINFO); peer and host name verification stay on. The file
  * must be readable: MM2_CONFIG with err naming it otherwise. */
 enum mm2_status mm2_http_set_cacert(struct mm2_http *c, const char *path, struct mm2_error *err);
+
+/* True when user can be an HTTP Basic user name for Kafka's JaasBasicAuthFilter: not empty, at
+ * most MM2_HTTP_USER_MAX - 1 bytes, no ':' (the filter splits the pair at the first one) and no
+ * control character. */
+#define MM2_HTTP_USER_MAX 256
+bool mm2_http_basic_user_valid(const char *user);
+
+/* Sends user and password as HTTP Basic (RFC 7617) with every request (libcurl CURLOPT_USERNAME,
+ * CURLOPT_PASSWORD, which keep their own copies): a worker whose REST API runs Kafka's
+ * basic-auth extension (docker/mm2/README.md). MM2_CONFIG when user is not valid
+ * (mm2_http_basic_user_valid) or the password is empty or longer than MM2_HTTP_PASSWORD_MAX - 1
+ * bytes; err never holds either value. Over http:// the pair crosses the network in the clear:
+ * use the HTTPS profile where that matters. */
+#define MM2_HTTP_PASSWORD_MAX 1024
+enum mm2_status mm2_http_set_basic_auth(struct mm2_http *c, const char *user, const char *password,
+                                        struct mm2_error *err);
 
 /* The numeric addresses (IPv4 or IPv6, at most MM2_HTTP_ADDR_LEN - 1 characters) the host of
  * base_url resolves to, each once, in the resolver's order: all the pods of a headless Service,

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm2_cli.h"
@@ -16,6 +17,7 @@
 #include "mm2_http.h"
 #include "mm2_log.h"
 #include "mm2_parse.h"
+#include "auth.h"
 #include "probe.h"
 
 #define PROG "mm2-probe"
@@ -39,7 +41,7 @@ static const struct mm2_exit_note exit_notes[] = {
     {MM2_OK, "healthy"},
     {MM2_CHECK_FAILED, "unhealthy"},
     {MM2_USAGE, NULL},
-    {MM2_CONFIG, "CONNECT_REST_PORT is not a port"},
+    {MM2_CONFIG, "CONNECT_REST_PORT is not a port; the REST password unreadable or empty"},
     {MM2_UNREACHABLE, "the worker, or no answer before --timeout"},
     {MM2_UNEXPECTED, "a redirect, a body over the cap or not the JSON expected"},
 };
@@ -68,6 +70,11 @@ static void usage(FILE *out)
             "  -f, --format text|json  connectors: the summary's format (text)\n"
             "      --cacert FILE       https: trust the CA certificate(s) in this PEM file\n"
             "                          instead of the system's (the REST listener's CA)\n"
+            "      --user NAME         HTTP Basic as NAME (Kafka's basic-auth REST extension),\n"
+            "                          with one of:\n"
+            "      --password-file FILE  the password: this file's one line (a Secret mount)\n"
+            "      --password-env VAR    the password: this environment variable\n"
+            "                          (never on the command line; never printed)\n"
             "  -v, --verbose           one stderr line per request: method, path, status, ms\n"
             "  -h, --help              this text\n"
             "  -V, --version           the version\n"
@@ -86,8 +93,10 @@ static void usage(FILE *out)
 struct cli {
     struct probe_opts opts;
     probe_check_fn check;
-    const char *url;    /* --url as given, NULL for the default */
-    const char *cacert; /* --cacert FILE, or NULL */
+    const char *url;                          /* --url as given, NULL for the default */
+    const char *cacert;                       /* --cacert FILE, or NULL */
+    const char *user;                         /* --user NAME, or NULL */
+    const char *password_file, *password_env; /* --password-file, --password-env */
     const char *names[CONNECTORS_MAX];
     bool format_given;
     bool verbose;
@@ -148,6 +157,41 @@ static enum mm2_status set_format(struct cli *cli, const char *format, const str
     return MM2_OK;
 }
 
+/* --user, --password-file, --password-env: each once; one password source. */
+static enum mm2_status set_auth(struct cli *cli, int c, const char *arg, const struct mm2_log *log)
+{
+    const char **slot = c == 'U' ? &cli->user : c == 'P' ? &cli->password_file : &cli->password_env;
+    const char *name = c == 'U' ? "--user" : c == 'P' ? "--password-file" : "--password-env";
+
+    if (*slot != NULL)
+        return mm2_cli_usage_error(log, "%s may be given once", name);
+    if (c == 'U' && !mm2_http_basic_user_valid(arg))
+        return mm2_cli_usage_error(log,
+                                   "--user must be 1 to %d bytes without ':' or control "
+                                   "characters",
+                                   MM2_HTTP_USER_MAX - 1);
+    if (arg[0] == '\0')
+        return mm2_cli_usage_error(log, "%s needs a value, got \"\"", name);
+    *slot = arg;
+    if (cli->password_file != NULL && cli->password_env != NULL)
+        return mm2_cli_usage_error(log, "--password-file and --password-env exclude each other");
+    return MM2_OK;
+}
+
+/* What the options say together, once all are read. */
+static enum mm2_status check_options(const struct cli *cli, const struct mm2_log *log)
+{
+    if (cli->check == NULL)
+        return mm2_cli_usage_error(log, "no check given; expected live, ready or connectors");
+    if (cli->check != probe_connectors && cli->opts.nconnectors > 0)
+        return mm2_cli_usage_error(log, "--connector applies only to the connectors check");
+    if (cli->check != probe_connectors && cli->format_given)
+        return mm2_cli_usage_error(log, "--format applies only to the connectors check");
+    if ((cli->user != NULL) != (cli->password_file != NULL || cli->password_env != NULL))
+        return mm2_cli_usage_error(log, "--user goes with --password-file or --password-env");
+    return MM2_OK;
+}
+
 static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const struct mm2_log *log,
                                   bool *exit_now)
 {
@@ -160,6 +204,9 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"cacert", required_argument, NULL, 'C'},
+        {"user", required_argument, NULL, 'U'},
+        {"password-file", required_argument, NULL, 'P'},
+        {"password-env", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
     char opt[SHOW + 4];
@@ -200,6 +247,11 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
                                          "--cacert needs a PEM file of CA certificates, got \"\"");
             cli->cacert = optarg;
             break;
+        case 'U':
+        case 'P':
+        case 'E':
+            st = set_auth(cli, c, optarg, log);
+            break;
         case 'h':
             usage(stdout);
             *exit_now = true;
@@ -218,15 +270,7 @@ static enum mm2_status parse_args(int argc, char **argv, struct cli *cli, const 
             break;
         }
     }
-    if (st != MM2_OK)
-        return st;
-    if (cli->check == NULL)
-        return mm2_cli_usage_error(log, "no check given; expected live, ready or connectors");
-    if (cli->check != probe_connectors && cli->opts.nconnectors > 0)
-        return mm2_cli_usage_error(log, "--connector applies only to the connectors check");
-    if (cli->check != probe_connectors && cli->format_given)
-        return mm2_cli_usage_error(log, "--format applies only to the connectors check");
-    return MM2_OK;
+    return st != MM2_OK ? st : check_options(cli, log);
 }
 
 /* --url, checked; or the default from CONNECT_REST_PORT (exit 3 when that is bad). */
@@ -253,12 +297,26 @@ static enum mm2_status resolve_url(struct cli *cli, const struct mm2_log *log)
     return MM2_OK;
 }
 
+/* The password from its file or variable, registered for redaction before anything is logged,
+ * and handed to libcurl with the user. */
+static enum mm2_status set_credentials(const struct cli *cli, struct probe_ctx *ctx,
+                                       struct mm2_log *log, char **password, struct mm2_error *err)
+{
+    enum mm2_status st = probe_auth_password(cli->password_file, cli->password_env, password, err);
+
+    if (st != MM2_OK)
+        return st;
+    (void)mm2_log_add_secret(log, *password);
+    return mm2_http_set_basic_auth(ctx->http, cli->user, *password, err);
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {.opts = {.timeout_ms = DEFAULT_TIMEOUT_MS}};
     struct probe_ctx ctx = {0};
     struct mm2_error err = {0};
     struct mm2_log log;
+    char *password = NULL;
     bool exit_now = false;
     bool curl_up = false;
     enum mm2_status st;
@@ -286,12 +344,15 @@ int main(int argc, char **argv)
             mm2_http_new(cli.opts.url, PROG "/" MM2KIT_VERSION, MM2_HTTP_BODY_MAX, &ctx.http, &err);
     if (st == MM2_OK && cli.cacert != NULL)
         st = mm2_http_set_cacert(ctx.http, cli.cacert, &err);
+    if (st == MM2_OK && cli.user != NULL)
+        st = set_credentials(&cli, &ctx, &log, &password, &err);
     if (st == MM2_OK)
         st = cli.check(&ctx, &err);
     if (st != MM2_OK && err.msg[0] != '\0')
         mm2_log_error(&log, "%s", err.msg);
 
     mm2_http_free(ctx.http);
+    free(password);
     if (curl_up)
         mm2_http_global_cleanup();
     return st;

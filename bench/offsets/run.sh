@@ -99,6 +99,8 @@ sasl.username = \${env:MM2_TARGET_SASL_USERNAME}
 sasl.password = \${env:MM2_TARGET_SASL_PASSWORD}
 [connect]
 url = $url
+username = $BED_REST_USER
+password = \${env:MM2_REST_PASSWORD}
 [flink]
 group.id = bo-flink
 checkpoint.interval.seconds = 0.5
@@ -125,6 +127,7 @@ oj() { # ARGS...: mm2-offsets in a container, as the Job runs it; stderr to $w/l
     --memory 512m ${OJ_CPUS:+--cpus "$OJ_CPUS"} -v "$w:/work:rw" -w /work -v /usr/bin/time:/bench-time:ro \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
+    -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD" \
     --entrypoint /bench-time "${OJ_IMAGE:-$IMAGE}" -f '%M %U %S %e' -o /work/last.rss mm2-offsets "$@" 2>"$w/last.err"
 }
 # "MS KAFKA REST" from the tool's closing line: its wall time minus the time it waited on purpose.

@@ -157,13 +157,22 @@ up() {
   "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
   "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
   umask 077
-  jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
-    '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
-    "target-sasl-jaas-config": $tj}}' >"$AL_DIR/secrets.json"
+  { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+      '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets.json"
   mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets.json")
   rm -f "$AL_DIR/secrets.json"
   umask 022
   [ "${#pod_args[@]}" -gt 20 ] || die "podman_args gave ${#pod_args[@]} arguments"
+  # The faults alerts.bats makes (a task that fails, a stalled producer) are producer overrides
+  # of a connector, which the image's profile refuses (connector.client.config.override.policy
+  # None, docker/mm2/README.md): this bed's workers alone run that profile with the policy All.
+  sed 's/^connector\.client\.config\.override\.policy=None$/connector.client.config.override.policy=All/' \
+    "$root/docker/mm2/connect-mm2.properties" >"$AL_DIR/connect-mm2.properties"
+  grep -qx 'connector.client.config.override.policy=All' "$AL_DIR/connect-mm2.properties" ||
+    die "docker/mm2/connect-mm2.properties no longer sets connector.client.config.override.policy=None"
+  chmod 0644 "$AL_DIR/connect-mm2.properties"
+  pod_args+=(-v "$AL_DIR/connect-mm2.properties:/etc/mm2/connect-mm2.properties:ro")
   for i in $(seq 1 "$WORKERS"); do
     args=()
     for a in "${pod_args[@]}"; do args+=("${a//__POD_IP__/$(bed_worker_ip "$i")}"); done

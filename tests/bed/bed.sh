@@ -257,7 +257,8 @@ worker_env_args() { # i
     -e "CONNECT_OFFSET_STORAGE_TOPIC=$BED_OFFSET_TOPIC" \
     -e "CONNECT_STATUS_STORAGE_TOPIC=$BED_STATUS_TOPIC" \
     -e "POD_IP=$(bed_worker_ip "$1")" \
-    -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS"
+    -e "CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=$BED_REBALANCE_DELAY_MS" \
+    -v "$BED_DIR/rest-auth/secret:/etc/mm2/rest-auth:ro"
   local d; d=$(tls_dir)
   case "$BED_SECURITY" in
     sasl_plaintext)
@@ -377,6 +378,7 @@ up() {
   fi
   down
   mkdir -p "$BED_DIR"
+  bed_rest_auth_files "$BED_DIR/rest-auth"
   if tls_bed; then log "making the TLS bed's CA and certificates in $(tls_dir)"; tls_make; fi
   podman network create --subnet "$BED_SUBNET" --gateway "$BED_GW" "$BED_NET" >/dev/null
   log "starting SOURCE ($BED_SRC_IP) and TARGET ($BED_TGT_IP) KRaft brokers$([ "$BED_BROKERS" = 1 ] || echo " ($BED_BROKERS a cluster)")"

@@ -298,7 +298,7 @@ E="mm2-entrypoint: error:"
   assert_line "env: CONNECT_REST_PORT=8088 (default)"
   assert_line "env: KAFKA_HEAP_OPTS=-XX:InitialRAMPercentage=25 -XX:MaxRAMPercentage=50 (heap from the memory limit)"
   assert_line "env: KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=$FAKE/etc/connect-log4j2.yaml (stdout only, log4j2 (Kafka >= 4))"
-  assert_line "env: KAFKA_OPTS=-javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (JMX exporter agent)"
+  assert_line "env: KAFKA_OPTS=$HARDEN_431 -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml (Kafka's escape hatches closed, REST authentication's JAAS file, JMX exporter agent)"
   assert_line "env: CONNECT_SASL_JAAS_CONFIG=<redacted> (inherited)"
   refute_output --partial "$SENTINEL"
   [ ! -e "$FAKE/out/launch" ]
@@ -376,13 +376,38 @@ E="mm2-entrypoint: error:"
   assert_line "env CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=10000"
   assert_line "env LOG_DIR=/tmp"
   assert_line "jaas=set"
-  refute_line --partial "KAFKA_OPTS="
+  # The image's worker config turns REST authentication on: only the JAAS file's path.
+  assert_line "env KAFKA_OPTS=$HARDEN_431 -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf"
+}
+@test "KAFKA_OPTS closes Kafka's escape hatches that each Kafka version has, after what the pod set" {
+  local dis="-Dorg.apache.kafka.disallowed.login.modules=com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module.LdapLoginModule"
+  local allow="-Dorg.apache.kafka.allowed.login.modules=org.apache.kafka.common.security.plain.PlainLoginModule,org.apache.kafka.common.security.scram.ScramLoginModule"
+  local prov="-Dorg.apache.kafka.automatic.config.providers=org.apache.kafka.common.config.provider.EnvVarConfigProvider"
+  local urls="-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" files="-Dorg.apache.kafka.sasl.oauthbearer.allowed.files="
+  local jaas="-Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf" pod v want
+  pod=-Dorg.apache.kafka.automatic.config.providers=org.apache.kafka.common.config.provider.FileConfigProvider
+  while read -r v want; do
+    rm -f "$FAKE/kafka/libs/kafka-clients-"*.jar
+    : >"$FAKE/kafka/libs/kafka-clients-$v.jar"
+    with "KAFKA_OPTS=$pod" -- --check
+    run -0 ep
+    assert_line "env: KAFKA_OPTS=$pod ${want//@/ } $jaas (Kafka's escape hatches closed, REST authentication's JAAS file)"
+  done <<VERSIONS
+3.6.2 $dis
+3.7.0 $dis
+3.7.1 $dis@$prov
+3.8.1 $dis@$prov
+3.9.1 $dis@$prov@$urls
+4.0.2 $dis@$prov@$urls
+4.1.2 $dis@$prov@$urls@$files
+4.3.1 $dis@$allow@$prov@$urls@$files
+VERSIONS
 }
 @test "the JMX agent goes into KAFKA_OPTS after what the pod set" {
   with JMX_EXPORTER_PORT=18088 KAFKA_OPTS=-Dfoo=bar
   run -0 ep
   run -0 cat "$FAKE/out/launch"
-  assert_line "env KAFKA_OPTS=-Dfoo=bar -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml"
+  assert_line "env KAFKA_OPTS=-Dfoo=bar $HARDEN_431 -Djava.security.auth.login.config=$FAKE/rest-auth/jaas.conf -javaagent:$FAKE/etc/jmx.jar=18088:$FAKE/etc/jmx.yaml"
 }
 @test "an operator's KAFKA_HEAP_OPTS is kept" {
   with KAFKA_HEAP_OPTS=-Xmx300m

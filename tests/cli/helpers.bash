@@ -29,8 +29,23 @@ make_fake_home() {
   echo "log4j.rootLogger=INFO" >"$FAKE/etc/connect-log4j.properties"
   : >"$FAKE/etc/jmx.jar"
   echo "rules: []" >"$FAKE/etc/jmx.yaml"
-  chmod -R a+rX "$FAKE/kafka" "$FAKE/etc"
+  # It names Kafka's basic-auth REST extension: the JAAS file and credentials a Secret would
+  # mount (tests/cli/entrypoint_restauth.bats changes them).
+  mkdir -p "$FAKE/rest-auth"
+  printf 'mm2-probe=%s\nmm2-offsets=%s-2\n' "$CLI_REST_PASSWORD" "$CLI_REST_PASSWORD" >"$FAKE/rest-auth/credentials.properties"
+  printf 'KafkaConnect {\n  %s required file="%s";\n};\n' \
+    org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule \
+    "$FAKE/rest-auth/credentials.properties" >"$FAKE/rest-auth/jaas.conf"
+  chmod -R a+rX "$FAKE/kafka" "$FAKE/etc" "$FAKE/rest-auth"
 }
+# The -D options mm2-entrypoint puts first into KAFKA_OPTS for the fake home's Kafka 4.3.1
+# (entrypoint/harden.h; tests/cli/entrypoint.bats checks them per version).
+HARDEN_431="-Dorg.apache.kafka.disallowed.login.modules=com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module.LdapLoginModule"
+HARDEN_431+=" -Dorg.apache.kafka.allowed.login.modules=org.apache.kafka.common.security.plain.PlainLoginModule,org.apache.kafka.common.security.scram.ScramLoginModule"
+HARDEN_431+=" -Dorg.apache.kafka.automatic.config.providers=org.apache.kafka.common.config.provider.EnvVarConfigProvider"
+HARDEN_431+=" -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls= -Dorg.apache.kafka.sasl.oauthbearer.allowed.files="
+# The REST password of the fake home's credentials file: a sentinel no output may hold.
+CLI_REST_PASSWORD='SENTINEL-7c2a-cli-rest-password'
 
 # run_ep [-N] [NAME=value | -u NAME]... [-- ARGS...]: runs mm2-entrypoint with
 # a good environment, changed as given: NAME=value sets, -u NAME unsets.
@@ -50,6 +65,7 @@ ep_env() {
     "JMX_EXPORTER_AGENT=$FAKE/etc/jmx.jar"
     "JMX_EXPORTER_CONFIG=$FAKE/etc/jmx.yaml"
     "MM2_TEST_OUT=$FAKE/out"
+    "MM2_REST_JAAS_CONFIG=$FAKE/rest-auth/jaas.conf"
   )
 }
 

@@ -256,7 +256,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add flink "job = x"
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, workers, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
@@ -450,7 +450,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   ini_add target 'sasl.password = ${env:MM2_UNSET}'
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
@@ -1464,4 +1464,45 @@ payments,0,7"
   run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json" --help
   assert_equal "$stderr" ""
   refute_output --partial "finished with exit code"
+}
+
+# --- REST authentication: HTTP Basic to a worker behind Kafka's basic-auth extension --------
+# with_auth: [connect] username and password, the password ${env:MM2_SOURCE_PASSWORD} ($SECRET, which
+# offsets() passes) as a Job's Secret would give it.
+with_auth() {
+  printf 'username = mm2-offsets\npassword = ${env:MM2_SOURCE_PASSWORD}\n' >"$WORK/auth.ini"
+  sed -i "/^retry.budget.seconds/r $WORK/auth.ini" "$INI"
+}
+@test "[connect] username and password from \${env:} authenticate every request; the password is printed nowhere" {
+  make_plan
+  planned_offsets
+  FAKE_CONNECT_BASIC="mm2-offsets:$SECRET" start_fake offsets-stopped
+  with_auth
+  run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json" -v
+  [[ "$stderr$output" != *"$SECRET"* ]] || fail "the password was printed: $stderr"
+  run -1 grep '401 for' "$WORK/fake.log"
+}
+@test "without credentials a worker's 401 exits 5 and says what it wants" {
+  make_plan
+  planned_offsets
+  FAKE_CONNECT_BASIC="mm2-offsets:$SECRET" start_fake offsets-stopped
+  run -5 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_equal "${stderr_lines[0]}" "$E verify: error: GET /connectors/mirror-source/tasks: HTTP 401: the worker wants REST credentials, or refused them (Kafka's basic-auth extension): give this client the REST user and password"
+  run -0 grep -c '401 for GET /connectors/mirror-source/tasks (Authorization absent)' "$WORK/fake.log"
+}
+@test "a wrong password is a 401 too, and is printed nowhere" {
+  make_plan
+  planned_offsets
+  FAKE_CONNECT_BASIC="mm2-offsets:another-password" start_fake offsets-stopped
+  with_auth
+  run -5 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json" -v
+  assert_equal "${stderr_lines[0]}" "$E verify: error: GET /connectors/mirror-source/tasks: HTTP 401: the worker wants REST credentials, or refused them (Kafka's basic-auth extension): give this client the REST user and password"
+  [[ "$stderr$output" != *"$SECRET"* ]] || fail "the password was printed: $stderr"
+  run -0 grep -c '(Authorization wrong)' "$WORK/fake.log"
+}
+@test "[connect] username without password exits 3 before anything is asked" {
+  make_plan
+  sed -i '/^retry.budget.seconds/a username = mm2-offsets' "$INI"
+  run -3 offsets verify --config "$INI" --plan "$WORK/plan.json"
+  assert_line --partial "[connect] username and password go together; give both or neither"
 }

@@ -2,8 +2,8 @@
 # make compat: the worker image built from each Kafka version's jars (pinned by
 # tests/bed/kafka/SHA512SUMS), and on each, on a bed of its own (mm2kit-compat,
 # 198.18.16.0/24), the tests tagged "compat": the smoke test (bed_smoke.bats),
-# the entrypoint e2e (worker.bats) and the offsets acceptance test (the cutover
-# and its rollback plan in offsets.bats); and before them, that the version reads every
+# the entrypoint e2e (worker.bats), the escape hatches closed per version (escape.bats) and
+# the offsets acceptance test (the cutover and its rollback plan in offsets.bats); and before them, that the version reads every
 # connector key the project sets or reads (config-keys.sh).  What differs per version is in
 # docs/kafka-versions.md.
 #
@@ -11,7 +11,8 @@
 #
 # --short (make test's compat-short) runs the offsets tests only (offsets.bats and preflight.bats):
 # the smoke test's record-by-record comparison is the offsets acceptance test's too, and the
-# entrypoint e2e (worker.bats) runs on the newest version in make e2e; make compat runs both.
+# entrypoint e2e (worker.bats) and escape.bats run on the newest version in make e2e; make
+# compat runs them all.
 # On every version but the newest, preflight's mixed-versions test (preflight.bats, tag
 # compat-mixed): a worker of the newest image joins the group, and preflight refuses.
 #
@@ -24,10 +25,10 @@ root=$(cd "$here/../.." && pwd)
 out=${COMPAT_DIR:-$root/build/compat}
 
 usage() { printf 'usage: tests/compat/run.sh [--short] [VERSION...]  (versions: %s)\n' "$(awk '/^[0-9]/ { printf "%s ", $1 }' "$here/versions")" >&2; }
-files=("$root/tests/e2e/bed_smoke.bats" "$root/tests/e2e/worker.bats" "$root/tests/e2e/offsets.bats"
-  "$root/tests/e2e/preflight.bats")
+files=("$root/tests/e2e/bed_smoke.bats" "$root/tests/e2e/worker.bats" "$root/tests/e2e/escape.bats"
+  "$root/tests/e2e/offsets.bats" "$root/tests/e2e/preflight.bats")
 if [ "${1:-}" = --short ]; then
-  files=("${files[@]:2}")
+  files=("${files[@]:3}")
   shift
 fi
 case "${1:-}" in -h | --help) usage; exit 0 ;; -*) usage; exit 2 ;; esac

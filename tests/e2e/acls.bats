@@ -11,7 +11,7 @@ load offsets_helpers
 probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I, as the kubelet runs it
   local i=$1
   shift
-  timeout 30 podman exec "$(bed_worker_name "$i")" mm2-probe "$@"
+  timeout 30 podman exec "$(bed_worker_name "$i")" mm2-probe "$@" "${BED_PROBE_AUTH[@]}"
 }
 
 # acl_line PATTERN: the line number in docs/acls.md of the one row matching PATTERN.

@@ -4,8 +4,9 @@
  * Kafka's OffsetsApiIntegrationTest) and how it retries real 409s.
  *
  *   connect-patch URL NAME BODY_FILE [RETRY_BUDGET_SECONDS]
- * Prints "retry: WHAT HTTP N, waiting MS ms" per retry and the error line on stderr; exits with
- * the status code (docs/ARCHITECTURE.md §5). */
+ * With CONNECT_PATCH_USER and CONNECT_PATCH_PASSWORD set, it sends them as HTTP Basic (the bed's
+ * workers run Kafka's basic-auth REST extension). Prints "retry: WHAT HTTP N, waiting MS ms" per
+ * retry and the error line on stderr; exits with the status code (docs/ARCHITECTURE.md §5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,10 @@ int main(int argc, char **argv)
         st = mm2_file_read("body", argv[3], 16 * 1024 * 1024, &body, &len, &err);
     if (st == MM2_OK)
         st = mm2_connect_new(argv[1], 100000, budget * 1000, &c, &err);
+    if (st == MM2_OK && getenv("CONNECT_PATCH_USER") != NULL)
+        st = mm2_connect_set_basic_auth(
+            c, getenv("CONNECT_PATCH_USER"),
+            getenv("CONNECT_PATCH_PASSWORD") != NULL ? getenv("CONNECT_PATCH_PASSWORD") : "", &err);
     if (st == MM2_OK) {
         mm2_connect_set_notify(c, on_retry, NULL);
         st = mm2_connect_patch_offsets(c, argv[2], body, len, &err);

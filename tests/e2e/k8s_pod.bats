@@ -19,8 +19,9 @@ setup_file() {
 @test "a worker run from the rendered Deployment joins the cluster and its manifest probes pass" {
   umask 077
   secrets=$BED_DIR/k8s-secrets.json
-  jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
-    '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj, "target-sasl-jaas-config": $tj}}' >"$secrets"
+  { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+      '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj, "target-sasl-jaas-config": $tj}}'
+    bed_rest_secret_json; } | jq -s add >"$secrets"
   mapfile -t args < <("$PY" "$E2E_ROOT/tests/k8s/podman_args.py" run "$BED_DIR/k8s-bed.yaml" "$(bed_worker_ip 5)" "$secrets")
   rm -f "$secrets"
   [ "${#args[@]}" -gt 20 ] || fail "podman_args gave ${#args[@]} arguments"
@@ -55,6 +56,7 @@ job_secrets() {
     '{"mm2-connect-auth": {"source-username": $su, "source-password": $sp, "target-username": $tu,
       "target-password": $tp, "sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
       "target-sasl-jaas-config": $tj}}'
+  bed_rest_secret_json
 }
 
 @test "the offset Job's rendered command and files apply and verify a plan on the bed, and never resume" {
@@ -63,7 +65,7 @@ job_secrets() {
   rm -rf "$w"
   mkdir -p "$w/plan"
   chmod 0755 "$w" "$w/plan"
-  job_secrets >"$w/secrets.json"
+  job_secrets | jq -s add >"$w/secrets.json"
   # The Service name the Job's INI uses, resolved to one worker as a Service would.
   hosts=("${BED_HOSTS[@]}" --add-host "mm2-connect:$(bed_worker_ip 1)")
   mapfile -t job < <("$PY" "$E2E_ROOT/tests/k8s/podman_args.py" job "$BED_DIR/k8s-bed.yaml" "$w/secrets.json" "$w/files" "mm2-offsets-plan=$w/plan")
@@ -87,6 +89,7 @@ job_secrets() {
       -v "$w/files/job-files:/etc/mm2-offsets:ro" -v "$d:/work:rw" -w /work \
       -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
       -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
+      -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD" \
       --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
   }
   run -0 ojk export --config /etc/mm2-offsets/migration.ini --out export.json --stable-wait 2 -q

@@ -400,7 +400,8 @@ foreign_connector() { # DIR NAME STATE
   body=$BED_DIR/offsets/badbody.json
   check_body() { # BODY EXPECTED_EXIT EXPECTED_LINE_PREFIX
     printf '%s' "$1" >"$body"
-    run "-$2" "$BUILD/tests/connect-patch" "http://$(bed_worker_ip 1):8088" badbody "$body"
+    CONNECT_PATCH_USER=$BED_REST_USER CONNECT_PATCH_PASSWORD=$BED_REST_PASSWORD \
+      run "-$2" "$BUILD/tests/connect-patch" "http://$(bed_worker_ip 1):8088" badbody "$body"
     assert_line --partial "$3"
   }
   check_body '[]' 5 "connect-patch: error: PATCH /connectors/badbody/offsets: HTTP 500: Cannot deserialize value"

@@ -44,6 +44,8 @@ sasl.password = \${env:MM2_TARGET_SASL_PASSWORD}
 
 [connect]
 url = http://$(bed_worker_ip "$w"):8088
+username = $BED_REST_USER
+password = \${env:MM2_REST_PASSWORD}
 request.timeout.seconds = 100
 retry.budget.seconds = 120
 
@@ -65,6 +67,7 @@ oj() {
     --memory 256m -v "$d:/work:rw" -w /work \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
+    -e "MM2_REST_PASSWORD=${OJ_REST_PASSWORD:-$BED_REST_PASSWORD}" \
     --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
 }
 
@@ -118,11 +121,12 @@ offsets_json() {
     jq -c '.offsets | sort_by(.partition.topic, .partition.partition)'
 }
 
-# no_secret TEXT...: no sentinel password (the workers', the source's, the target's) in TEXT.
+# no_secret TEXT...: no sentinel password (the workers', the source's, the target's, REST's) in TEXT.
 no_secret() {
   local t
   for t in "$@"; do
-    if [[ "$t" == *"$BED_CONNECT_PASSWORD"* || "$t" == *"$BED_SOURCE_PASSWORD"* || "$t" == *"$BED_TARGET_PASSWORD"* ]]; then
+    if [[ "$t" == *"$BED_CONNECT_PASSWORD"* || "$t" == *"$BED_SOURCE_PASSWORD"* || "$t" == *"$BED_TARGET_PASSWORD"* ||
+      "$t" == *"$BED_REST_PASSWORD"* || "$t" == *"$BED_REST_PROBE_PASSWORD"* ]]; then
       fail "the secret appeared in output"
     fi
   done

@@ -5,7 +5,7 @@ load helpers
 
 probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I
   local i=$1; shift
-  timeout 30 podman exec "$(bed_worker_name "$i")" mm2-probe "$@"
+  timeout 30 podman exec "$(bed_worker_name "$i")" mm2-probe "$@" "${BED_PROBE_AUTH[@]}"
 }
 
 @test "through a worker's start, live passes as soon as REST answers and ready only once /health is healthy" {

@@ -142,10 +142,16 @@ CONN=wk
     refute_output --partial "$BED_CONNECT_PASSWORD"
     refute_output --partial "$BED_SOURCE_PASSWORD"
     refute_output --partial "$BED_TARGET_PASSWORD"
+    refute_output --partial "$BED_REST_PASSWORD"
+    refute_output --partial "$BED_REST_PROBE_PASSWORD"
     # Lists every readable file holding a secret (unreadable ones are the
-    # image's root-only files, which the worker cannot have written either).
-    run -0 podman exec "$w" sh -c "grep -rIlsF -e '$BED_CONNECT_PASSWORD' -e '$BED_SOURCE_PASSWORD' -e '$BED_TARGET_PASSWORD' --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / || true"
-    assert_output ""
+    # image's root-only files, which the worker cannot have written either),
+    # the REST Secret's own mount apart: only its files hold the REST passwords.
+    run -0 podman exec "$w" sh -c "grep -rIlsF -e '$BED_CONNECT_PASSWORD' -e '$BED_SOURCE_PASSWORD' -e '$BED_TARGET_PASSWORD' -e '$BED_REST_PASSWORD' -e '$BED_REST_PROBE_PASSWORD' --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev / | sort || true"
+    assert_output - <<OUT
+/etc/mm2/rest-auth/credentials.properties
+/etc/mm2/rest-auth/probe-password
+OUT
   done
 }
 
@@ -153,7 +159,8 @@ CONN=wk
 # bats test_tags=long
 @test "with a wrong advertised address, forwarding to the leader fails with Connect's IO error" {
   # Bypasses mm2-entrypoint (which refuses such a POD_IP) to show what it
-  # prevents: the leader advertises an address nobody can reach.
+  # prevents: the leader advertises an address nobody can reach. (The REST JAAS file is
+  # given by hand, as the entrypoint would.)
   run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" wrong-configs:1:compact wrong-offsets:5:compact wrong-status:1:compact
   # A Connect group of its own: the workers' rows of docs/acls.md for its group and topics.
   run -0 "$BED" kit grant --role workers --name "worker group=mm2kit-bed-wrong" --name "config topic=wrong-configs" \
@@ -162,6 +169,7 @@ CONN=wk
     -e CONNECT_OFFSET_STORAGE_TOPIC=wrong-offsets -e CONNECT_STATUS_STORAGE_TOPIC=wrong-status)
   run -0 "$BED" worker-start 8 "${group[@]}" -e "POD_IP=198.18.$BED_OCTET.99" -e CONNECT_REST_PORT=8088 \
     -e KAFKA_HEAP_OPTS=-Xmx256m -e LOG_DIR=/tmp -e KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=/etc/mm2/connect-log4j2.yaml \
+    -e KAFKA_OPTS=-Djava.security.auth.login.config=/etc/mm2/rest-auth/jaas.conf \
     --entrypoint /opt/kafka/bin/connect-distributed.sh -- /etc/mm2/connect-mm2.properties
   run -0 "$BED" worker-wait 8 180
   run -0 "$BED" worker-start 9 "${group[@]}"

@@ -20,7 +20,13 @@ DIR/offsets.json as they are (read at each request), so a test can serve any sha
 included; the Nth GET of the offsets answers DIR/offsets.N.json instead when that file exists
 (N from 1), so a test can serve a worker whose list is still growing. Any other connector name
 is 404, as in Connect.
+
+With FAKE_CONNECT_BASIC=USER:PASSWORD in its environment, every request must carry that pair as
+HTTP Basic, or is answered as Kafka's JaasBasicAuthFilter answers it: 401 with the text "User
+cannot access the resource." (not JSON). The log says which requests were refused, never the
+pair.
 """
+import base64
 import json
 import os
 import sys
@@ -170,7 +176,23 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def authorized(self):
+        """False after answering 401 when FAKE_CONNECT_BASIC is set and not matched."""
+        want = os.environ.get("FAKE_CONNECT_BASIC")
+        if want is None:
+            return True
+        got = self.headers.get("Authorization", "")
+        if got == "Basic " + base64.b64encode(want.encode()).decode():
+            return True
+        sys.stderr.write("fake_connect: 401 for %s %s (Authorization %s)\n"
+                         % (self.command, self.path, "absent" if got == "" else "wrong"))
+        self.answer(401, "User cannot access the resource.", "text/plain")
+        self.close_connection = True  # any request body stays unread
+        return False
+
     def do_GET(self):
+        if not self.authorized():
+            return
         try:
             self.dispatch()
         except (BrokenPipeError, ConnectionResetError):
@@ -258,6 +280,8 @@ class OffsetsHandler(Handler):
         self.offsets_dispatch("DELETE")
 
     def offsets_dispatch(self, method):
+        if not self.authorized():
+            return
         try:
             self.offsets_answer(method)
         except (BrokenPipeError, ConnectionResetError):

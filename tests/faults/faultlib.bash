@@ -135,6 +135,7 @@ fl_job_start() {
     --cap-drop ALL --security-opt no-new-privileges --memory 256m -v "$d:/work:rw" -w /work \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD" \
+    -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD" \
     --entrypoint /bin/sh "$IMAGE" -c '
       step=$1 gate=$2; shift 2
       if [ "$gate" = 1 ]; then

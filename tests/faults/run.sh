@@ -214,7 +214,7 @@ observe_status() {
   local when=$1 st prc=0 probe metrics i
   st=$(fl_connector_state "$CONN" "${WORKERS[0]}")
   [ "$st" != RUNNING ] || return 0
-  probe=$(timeout 30 podman exec "$(bed_worker_name "${WORKERS[0]}")" mm2-probe connectors -c "$CONN" 2>&1) || prc=$?
+  probe=$(timeout 30 podman exec "$(bed_worker_name "${WORKERS[0]}")" mm2-probe connectors -c "$CONN" "${BED_PROBE_AUTH[@]}" 2>&1) || prc=$?
   metrics=$(for i in "${WORKERS[@]}"; do
     curl -s -m 5 "http://$(bed_worker_ip "$i"):$METRICS_PORT/metrics" |
       grep -E "^kafka_connect_connector_status\{.*connector=\"$CONN\"" | sed "s/^/w$i: /"

@@ -170,6 +170,55 @@ rest_https = re.search(r"^listeners=https://", props, re.M) is not None
 check(connect_url is not None and connect_url.group(1).startswith("https://") == rest_https,
       f"the Job's [connect] url speaks what the workers' REST listener does ({'https' if rest_https else 'http'})")
 
+# --- REST authentication (docker/mm2/README.md, "REST authentication") ------------------
+# The worker config names Kafka's basic-auth extension; the JAAS file the entrypoint checks
+# (MM2_REST_JAAS_CONFIG, or its default), the credentials file that JAAS entry names and the
+# probes' --password-file are files of one Secret mounted on the workers; the probes and the
+# Job log in as users of that Secret's credentials file (when the overlay carries the Secret).
+ext = "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension"
+check(re.search(r"^rest\.extension\.classes=.*" + re.escape(ext), props, re.M) is not None,
+      f"the worker config {profile} turns REST authentication on ({ext})")
+jaas_default = re.search(r'#define RESTAUTH_DEFAULT_JAAS "([^"]+)"', read("entrypoint", "restauth.h")).group(1)
+jaas_path = next((e.get("value") for e in c.get("env", []) if e["name"] == "MM2_REST_JAAS_CONFIG"), None) or jaas_default
+ra_mount = next((m for m in dep_mounts if jaas_path.startswith(m + "/")), None)
+ra_secret = dep_vols.get(dep_mounts[ra_mount], {}).get("secret") if ra_mount else None
+ra_items = {i["path"]: i["key"] for i in (ra_secret or {}).get("items", [])}
+
+
+def in_rest_secret(path):
+    return ra_secret is not None and path.startswith(ra_mount + "/") and \
+        (not ra_items or path[len(ra_mount) + 1:] in ra_items)
+
+
+check(in_rest_secret(jaas_path), f"the REST JAAS file {jaas_path} is a file of the Secret mounted at {ra_mount}")
+probe_users = set()
+for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+    cmd = c[probe]["exec"]["command"]
+    pw = cmd[cmd.index("--password-file") + 1] if "--password-file" in cmd else ""
+    check("--user" in cmd and in_rest_secret(pw),
+          f"{probe} logs in (--user, --password-file a file of the REST Secret): {' '.join(cmd)}")
+    if "--user" in cmd:
+        probe_users.add(cmd[cmd.index("--user") + 1])
+ini_connect = uncommented(ini, ";#").split("[connect]", 1)[-1].split("\n[", 1)[0]
+ini_user = re.search(r"^username\s*=\s*(\S+)", ini_connect, re.M)
+ini_pw = re.search(r"^password\s*=\s*\$\{env:([A-Z0-9_]+)\}", ini_connect, re.M)
+pw_ref = next((e.get("valueFrom", {}).get("secretKeyRef") for e in jc.get("env", [])
+               if ini_pw and e["name"] == ini_pw.group(1)), None)
+check(ini_user is not None and pw_ref is not None and ra_secret is not None and
+      pw_ref["name"] == ra_secret["secretName"],
+      "the Job's [connect] username and password (${env:X} from the REST Secret) are given")
+rest_secret = next((d for d in by_kind.get("Secret", []) if ra_secret and d["metadata"]["name"] == ra_secret["secretName"]), None)
+if rest_secret is not None:
+    data = rest_secret.get("stringData", {})
+    creds_path = re.search(r'file="([^"]+)"', data.get(ra_items.get(jaas_path[len(ra_mount) + 1:], ""), ""))
+    check(creds_path is not None and in_rest_secret(creds_path.group(1)),
+          f"the example JAAS file names a credentials file of the same Secret: {creds_path.group(1) if creds_path else None}")
+    creds = data.get(ra_items.get(creds_path.group(1)[len(ra_mount) + 1:], ""), "") if creds_path else ""
+    users = {ln.split("=", 1)[0].strip() for ln in creds.splitlines() if "=" in ln}
+    check(probe_users | {ini_user.group(1) if ini_user else None} <= users,
+          f"the probes' and the Job's REST users {sorted(probe_users)} {ini_user.group(1) if ini_user else None} are in the example credentials {sorted(users)}")
+    check(pw_ref is not None and pw_ref["key"] in data, f"the Job's REST password key {pw_ref['key'] if pw_ref else None} is in the example Secret")
+
 # --- the Job against mm2-offsets' own sources --------------------------------------------
 jobs_main = read("jobs", "main.c")
 commands = set(re.findall(r'\{"([a-z-]+)", cmd_', jobs_main))

@@ -5,12 +5,14 @@ exactly as the manifest says.  Only the Downward API and the Secret need
 values from outside: POD_IP is argv[2], Secret keys come from the JSON file
 argv[3] ({"secret-name": {"key": "value"}}).
 
-  podman_args.py run RENDERED.yaml POD_IP SECRETS.json   podman run options
+  podman_args.py run RENDERED.yaml POD_IP SECRETS.json   podman run options; a Secret volume's
+      files are written beside SECRETS.json in secret-volumes/SECRET and mounted read-only
   podman_args.py probe RENDERED.yaml NAME                 that probe's command
   podman_args.py budget RENDERED.yaml NAME                periodSeconds x failureThreshold
   podman_args.py job RENDERED.yaml SECRETS.json OUTDIR [CONFIGMAP=DIR]...
       the offset Job's container as podman run options, then a line "--", then its command:
-      each configMap volume's files are written to OUTDIR/VOLUME and mounted read-only where the
+      a Secret volume's files go to OUTDIR/secret-volumes/SECRET; each configMap volume's
+      files are written to OUTDIR/VOLUME and mounted read-only where the
       Job mounts them; a configMap the render does not hold (the reviewed plan) comes from DIR
 """
 import os
@@ -72,6 +74,28 @@ def container_args(pod, c, secrets, cms, extra_env=()):
     return out
 
 
+def secret_volume(v, secrets, base):
+    """A Secret volume as the kubelet would project it: its items (or every key) written as
+    files to BASE/secret-volumes/SECRET (readable by the container's user: podman has no
+    fsGroup), the directory to mount read-only."""
+    name = v["secret"]["secretName"]
+    if name not in secrets:
+        raise SystemExit(f"podman_args: error: Secret {name} is not in the secrets file")
+    data = secrets[name]
+    items = v["secret"].get("items") or [{"key": k, "path": k} for k in data]
+    d = os.path.join(base, "secret-volumes", name)
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    for it in items:
+        if it["key"] not in data:
+            raise SystemExit(f"podman_args: error: Secret {name} has no key {it['key']}")
+        f = os.path.join(d, it["path"])
+        with open(f, "w") as fh:
+            fh.write(data[it["key"]])
+        os.chmod(f, 0o644)
+    return d
+
+
 def job_args(docs, secrets, outdir, extra_cms):
     job = next(d for d in docs if d["kind"] == "Job")
     cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
@@ -100,8 +124,10 @@ def job_args(docs, secrets, outdir, extra_cms):
             else:
                 raise SystemExit(f"podman_args: error: configMap {name} is not in the render; give {name}=DIR")
             out += ["-v", f"{src}:{m['mountPath']}:ro"]
+        elif "secret" in v:
+            out += ["-v", f"{secret_volume(v, secrets, outdir)}:{m['mountPath']}:ro"]
         else:
-            raise SystemExit(f"podman_args: error: volume {m['name']} is neither an emptyDir nor a configMap")
+            raise SystemExit(f"podman_args: error: volume {m['name']} is not an emptyDir, configMap or Secret")
     cmd = c.get("command", []) + c.get("args", [])
     if not cmd:
         raise SystemExit("podman_args: error: the Job's container has no command")
@@ -132,8 +158,12 @@ def main():
     vols = {v["name"]: v for v in pod.get("volumes", [])}
     for m in c.get("volumeMounts", []):
         v = vols[m["name"]]
+        if "secret" in v:
+            base = os.path.dirname(os.path.abspath(sys.argv[4]))
+            out += ["-v", f"{secret_volume(v, secrets, base)}:{m['mountPath']}:ro"]
+            continue
         if "emptyDir" not in v:
-            raise SystemExit(f"podman_args: error: volume {m['name']} is not an emptyDir")
+            raise SystemExit(f"podman_args: error: volume {m['name']} is not an emptyDir or a Secret")
         size = v["emptyDir"].get("sizeLimit")
         out += ["--tmpfs", f"{m['mountPath']}:rw,mode=1777" + (f",size={quantity_bytes(size)}" if size else "")]
     if c.get("command"):

@@ -72,7 +72,8 @@ load helpers
   run -0 kc get deployment mm2-connect -o jsonpath='{.status.readyReplicas}/{.status.replicas}'
   assert_output 3/3
   run -0 kc get deployment mm2-connect -o jsonpath='{.spec.template.spec.containers[0].startupProbe.exec.command} {.spec.template.spec.containers[0].readinessProbe.exec.command} {.spec.template.spec.containers[0].livenessProbe.exec.command}'
-  assert_output '["mm2-probe","live","--timeout","4"] ["mm2-probe","ready","--timeout","12"] ["mm2-probe","live","--timeout","4"]'
+  a='"--user","mm2-probe","--password-file","/etc/mm2/rest-auth/probe-password"'
+  assert_output "[\"mm2-probe\",\"live\",\"--timeout\",\"4\",$a] [\"mm2-probe\",\"ready\",\"--timeout\",\"12\",$a] [\"mm2-probe\",\"live\",\"--timeout\",\"4\",$a]"
   for p in $(worker_pods); do
     run -0 kc get pod "$p" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status} {.status.containerStatuses[0].started} {.status.containerStatuses[0].restartCount} {.spec.nodeName}'
     assert_output "True true 0 $KUBE_NODE"
@@ -175,10 +176,13 @@ pods_of() { kc get pods -l "$1" -o jsonpath='{range .items[*]}{.metadata.name}{"
   assert_output "$workers"
   run -0 kc get networkpolicy mm2-offsets-job -o jsonpath='{.spec.policyTypes} {.spec.ingress}'
   assert_output '["Ingress","Egress"] '
-  # Not enforced here (k8s/README.md): the outsider reaches a worker's REST port.  Should a
-  # policy-enforcing plugin ever run on this cluster, this fails and the README must change.
+  # Not enforced here (k8s/README.md): the outsider reaches a worker's REST port, where REST
+  # authentication refuses it (401); with the probes' credentials it would get through.
+  # Should a policy-enforcing plugin ever run on this cluster, this fails (exit 4, no answer)
+  # and the README must change.
   run -0 kc wait --for=condition=Ready pod/mm2-outsider --timeout=60s
   ip=$(pod_ip "$(worker_pods | head -n 1)")
-  run -0 kc exec mm2-outsider -- mm2-probe live --url "http://$ip:8088" --timeout 5
+  run -1 kc exec mm2-outsider -- mm2-probe live --url "http://$ip:8088" --timeout 5
+  assert_output --partial "GET /: HTTP 401: the worker wants REST credentials"
   run -0 kc delete pod mm2-outsider --wait=false
 }

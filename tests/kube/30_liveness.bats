@@ -27,8 +27,8 @@ probed_since() {
   done <"$W/liveness-at-failed"
   for p in $(worker_pods); do
     # The probe the kubelet runs passes; the monitoring check names the FAILED connector.
-    run -0 kc exec "$p" -- mm2-probe live --timeout 4
-    run -1 kc exec "$p" -- mm2-probe connectors --timeout 10
+    run -0 kc exec "$p" -- mm2-probe live --timeout 4 "${BED_PROBE_AUTH[@]}"
+    run -1 kc exec "$p" -- mm2-probe connectors --timeout 10 "${BED_PROBE_AUTH[@]}"
     assert_output --partial kube-failed
     run -0 kc get pod "$p" -o jsonpath='{.status.containerStatuses[0].restartCount} {.status.conditions[?(@.type=="Ready")].status}'
     assert_output "0 True"

@@ -122,11 +122,12 @@ liveness_counts() {
       END { printf "%d %d\n", ok, bad }'
 }
 
-# no_secret TEXT...: no sentinel password (the workers', the source's, the target's) in TEXT.
+# no_secret TEXT...: no sentinel password (the workers', the source's, the target's, REST's) in TEXT.
 no_secret() {
   local t
   for t in "$@"; do
-    [[ "$t" != *"$BED_CONNECT_PASSWORD"* && "$t" != *"$BED_SOURCE_PASSWORD"* && "$t" != *"$BED_TARGET_PASSWORD"* ]] ||
+    [[ "$t" != *"$BED_CONNECT_PASSWORD"* && "$t" != *"$BED_SOURCE_PASSWORD"* && "$t" != *"$BED_TARGET_PASSWORD"* &&
+      "$t" != *"$BED_REST_PASSWORD"* && "$t" != *"$BED_REST_PROBE_PASSWORD"* ]] ||
       fail "the secret appeared in output"
   done
 }

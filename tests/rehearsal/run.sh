@@ -147,11 +147,12 @@ timeout 60 kubectl kustomize "$root/k8s/overlays/bed" >"$RENDER"
 umask 077
 secrets=$W/k8s-job/secrets.json
 # Three principals (docs/acls.md): the workers', and the connector's and mm2-offsets' per cluster.
-jq -n --arg su "$BED_SOURCE_USER" --arg sp "$BED_SOURCE_PASSWORD" --arg tu "$BED_TARGET_USER" \
-  --arg tp "$BED_TARGET_PASSWORD" --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
-  '{"mm2-connect-auth": {"source-username": $su, "source-password": $sp, "target-username": $tu,
-    "target-password": $tp, "sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
-    "target-sasl-jaas-config": $tj}}' >"$secrets"
+{ jq -n --arg su "$BED_SOURCE_USER" --arg sp "$BED_SOURCE_PASSWORD" --arg tu "$BED_TARGET_USER" \
+    --arg tp "$BED_TARGET_PASSWORD" --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+    '{"mm2-connect-auth": {"source-username": $su, "source-password": $sp, "target-username": $tu,
+      "target-password": $tp, "sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+      "target-sasl-jaas-config": $tj}}'
+  bed_rest_secret_json; } | jq -s add >"$secrets"
 # The pod as the kubelet would run it (POD_IP filled in per pod), and the Job with its files.
 mapfile -t POD_ARGS < <("$LPY" "$root/tests/k8s/podman_args.py" run "$RENDER" __POD_IP__ "$secrets")
 mapfile -t JOB < <("$LPY" "$root/tests/k8s/podman_args.py" job "$RENDER" "$secrets" "$W/k8s-job/files" "mm2-offsets-plan=$W/k8s-job/plan")
@@ -428,7 +429,8 @@ evict() {
 
 # ---- mm2-offsets as the Job runs it ------------------------------------------------------------
 OJ_ENV=(-e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD"
-  -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD")
+  -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=$BED_TARGET_PASSWORD"
+  -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD")
 declare -A STEP_MS=()
 # oj STEP ARGS...: mm2-offsets ARGS with the rendered Job files at /etc/mm2-offsets and the
 # cutover's work directory at /work (export, plan, resume, check: the operator's steps);
@@ -748,8 +750,11 @@ elif [ -z "$keep" ]; then
 fi
 # Every file of the run but the bed brokers' own server.properties, which must hold the
 # brokers' user database (bed.sh); the rehearsal writes no credential anywhere.
-found=$(grep -rlF --exclude="$BED_NAME-*.properties" -e "$BED_CONNECT_PASSWORD" -e "$BED_SOURCE_PASSWORD" \
-  -e "$BED_TARGET_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
+# Nor the REST users' passwords, outside the Secret's own files (secret-volumes: what the
+# kubelet would project into the pod).
+found=$(grep -rlF --exclude="$BED_NAME-*.properties" --exclude-dir=secret-volumes --exclude-dir=rest-auth \
+  -e "$BED_CONNECT_PASSWORD" -e "$BED_SOURCE_PASSWORD" -e "$BED_TARGET_PASSWORD" -e "$BED_REST_PASSWORD" \
+  -e "$BED_REST_PROBE_PASSWORD" "$W" 2>/dev/null | sed "s|^$W/||" | tr '\n' ' ' || true)
 check secrets.nowhere "$(is_ok [ -z "$found" ])" "a bed password (a sentinel) in: ${found:-no log, artifact or output of the run}"
 
 # ---- the report ------------------------------------------------------------------------------------

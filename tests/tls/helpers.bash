@@ -147,6 +147,8 @@ oj_tls_files() {
     else
       printf '[connect]\nurl = http://%s:8088\n' "$(bed_worker_ip 1)"
     fi
+    # shellcheck disable=SC2016 # mm2-offsets expands it, not the shell
+    printf 'username = %s\npassword = %s\n' "$BED_REST_USER" '${env:MM2_REST_PASSWORD}'
     printf 'request.timeout.seconds = 100\nretry.budget.seconds = 60\n\n'
     printf '[flink]\ngroup.id = %s-flink\ncheckpoint.interval.seconds = 1\n\n[connector]\nfile = connector.json\n' "$name"
   } >"$d/migration.ini"
@@ -165,6 +167,7 @@ oj_tls() {
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=${OJ_PASSWORD:-$BED_SOURCE_PASSWORD}" \
     -e "MM2_TARGET_SASL_USERNAME=$BED_TARGET_USER" -e "MM2_TARGET_SASL_PASSWORD=${OJ_PASSWORD:-$BED_TARGET_PASSWORD}" \
     -e "MM2_SOURCE_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" -e "MM2_TARGET_SSL_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
+    -e "MM2_REST_PASSWORD=$BED_REST_PASSWORD" \
     --entrypoint mm2-offsets "$IMAGE" "$@" 3>&-
 }
 

@@ -29,8 +29,8 @@ load helpers
   BED_REST_HTTPS=1 replicate sasl_ssl tls.scram kit_scram
   run -0 bash -c "podman logs $w 2>&1 | grep -cE '^\s+security.protocol = SASL_SSL$'"
   # The kubelet's probes, as the overlay runs them: the REST CA, a name in the certificate.
-  run -0 podman exec "$w" mm2-probe ready --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt
-  run -0 podman exec "$w" mm2-probe live --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt
+  run -0 podman exec "$w" mm2-probe ready --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt "${BED_PROBE_AUTH[@]}"
+  run -0 podman exec "$w" mm2-probe live --url https://localhost:8088 --cacert /etc/mm2/tls/rest/ca.crt "${BED_PROBE_AUTH[@]}"
   # Without the CA the probe fails and says why; an address the certificate does not name fails.
   run -4 podman exec "$w" mm2-probe ready --url https://localhost:8088
   assert_output --partial "is not trusted"
@@ -118,11 +118,13 @@ load helpers
   done
   # Every log and artifact the bed's tests left: containers' logs, workers' saved logs, and
   # mm2-offsets' files (INIs, connector JSON, exports, plans, backups).
-  # (The brokers' own server.properties hold the bed's PLAIN users: a broker's config, not ours.)
-  mapfile -t files < <(find "$BED_DIR" \( -path "$TLS" -o -name "*.properties" \) -prune -o -type f -print)
+  # (The brokers' own server.properties hold the bed's PLAIN users: a broker's config, not ours;
+  # rest-auth/ holds the REST Secret's own files and the tests' .curlrc.)
+  mapfile -t files < <(find "$BED_DIR" \( -path "$TLS" -o -path "$BED_DIR/rest-auth" -o -name "*.properties" \) -prune -o -type f -print)
   [ "${#files[@]}" -gt 2 ] || fail "nothing to sweep: ${files[*]}"
   run -0 grep -lE "security.protocol = SASL_SSL" "${files[@]}"
   for s in "$BED_CONNECT_PASSWORD" "$BED_SOURCE_PASSWORD" "$BED_TARGET_PASSWORD" "$BED_TLS_KEY_PASSWORD" "$BED_TLS_STORE_PASSWORD" wrong-password \
+    "$BED_REST_PASSWORD" "$BED_REST_PROBE_PASSWORD" \
     "$(sed -n 2p "$TLS/ca.key")" "$(sed -n 2p "$TLS/client.key")" "$(sed -n 2p "$TLS/client-source.key")" \
     "$(sed -n 2p "$TLS/client-target.key")" "$(sed -n 2p "$TLS/source.pem")"; do
     [ ${#s} -ge 14 ] || fail "a sentinel is too short to search for: '$s'"

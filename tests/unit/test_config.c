@@ -770,7 +770,7 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
     assert_one_problem(
         VALID "[connect]\ntimeout = 5\n",
         INI ": [connect] has no key \"timeout\"; the keys are url, workers, ca.location, "
-            "request.timeout.seconds, retry.budget.seconds, config.topic, "
+            "username, password, request.timeout.seconds, retry.budget.seconds, config.topic, "
             "offset.topic, status.topic, internal.replication.factor, "
             "internal.min.insync.replicas");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
@@ -1302,6 +1302,45 @@ static void test_config_connect_ca_relative_to_the_ini(void **state)
     mm2_config_free(&c);
 }
 
+/* [connect] username and password: HTTP Basic to a REST API behind Kafka's basic-auth
+ * extension. The password is a secret (listed, never in a problem); the two go together; a user
+ * name the filter cannot read (':' splits the pair) is refused. */
+static void test_config_connect_basic_auth(void **state)
+{
+    struct mm2_config c;
+    struct mm2_problems p = {0};
+
+    (void)state;
+    assert_valid(
+        HEAD CONNECT "username = mm2-offsets\npassword = ${env:PASSWORD}\n" FLINK CONNECTOR, &c);
+    assert_string_equal(c.connect_user, "mm2-offsets");
+    assert_string_equal(c.connect_password, SECRET);
+    assert_int_equal(c.nsecrets, 1);
+    assert_string_equal(c.secrets[0], SECRET);
+    mm2_config_free(&c);
+    assert_valid(VALID, &c);
+    assert_null(c.connect_user);
+    assert_null(c.connect_password);
+    mm2_config_free(&c);
+    assert_one_problem(HEAD CONNECT "username = mm2-offsets\n" FLINK CONNECTOR,
+                       INI ": [connect] username and password go together; give both or neither");
+    assert_one_problem(HEAD CONNECT "password = ${env:PASSWORD}\n" FLINK CONNECTOR,
+                       INI ": [connect] username and password go together; give both or neither");
+    assert_one_problem(HEAD CONNECT
+                       "username = op:er\npassword = ${env:PASSWORD}\n" FLINK CONNECTOR,
+                       INI ": [connect] username must be 1 to 255 bytes, no ':' or control "
+                           "character");
+    assert_one_problem(HEAD CONNECT "username = u\npassword = ${env:EMPTY}\n" FLINK CONNECTOR,
+                       INI ": [connect] password is empty");
+    /* An unset variable is one problem, not also "go together". */
+    assert_int_equal(
+        parse(HEAD CONNECT "username = u\npassword = ${env:NOPE}\n" FLINK CONNECTOR, &c, &p),
+        MM2_CONFIG);
+    assert_int_equal(p.n, 1);
+    assert_null(strstr(p.line[0], "go together"));
+    mm2_config_free(&c);
+}
+
 /* ---- all at once ----------------------------------------------------------------------------- */
 
 static void test_config_reports_every_problem_at_once(void **state)
@@ -1329,11 +1368,11 @@ static void test_config_reports_every_problem_at_once(void **state)
     assert_int_equal(p.n, 8);
     assert_string_equal(p.line[0], INI ": [connect] url is given twice (or continued on an "
                                        "indented line); give it once");
-    assert_string_equal(p.line[1],
-                        INI ": [connect] has no key \"timeout\"; the keys are url, "
-                            "workers, ca.location, request.timeout.seconds, retry.budget.seconds, "
-                            "config.topic, offset.topic, status.topic, "
-                            "internal.replication.factor, internal.min.insync.replicas");
+    assert_string_equal(p.line[1], INI ": [connect] has no key \"timeout\"; the keys are url, "
+                                       "workers, ca.location, username, password, "
+                                       "request.timeout.seconds, retry.budget.seconds, "
+                                       "config.topic, offset.topic, status.topic, "
+                                       "internal.replication.factor, internal.min.insync.replicas");
     assert_string_equal(p.line[2], INI ": [flink] checkpoint.interval.seconds: environment "
                                        "variable NOPE is not set; set it in the Job's environment "
                                        "(from its Secret)");
@@ -1430,6 +1469,7 @@ int main(void)
         cmocka_unit_test(test_config_every_section_and_key),
         cmocka_unit_test(test_config_defaults_for_optional_keys),
         cmocka_unit_test(test_config_connect_ca_relative_to_the_ini),
+        cmocka_unit_test(test_config_connect_basic_auth),
         cmocka_unit_test(test_config_connect_workers),
         cmocka_unit_test(test_config_tail_keys),
         cmocka_unit_test(test_config_empty_file_names_every_required_part),

@@ -787,10 +787,42 @@ static void test_http_addresses(void **state)
     assert_string_equal(err.msg, "127.0.0.1 resolves to more than 0 addresses");
 }
 
+/* mm2_http_set_basic_auth: what Kafka's JaasBasicAuthFilter can read is taken; a user name with
+ * ':' or a control character, an empty one, an empty or oversized password are MM2_CONFIG, and
+ * the message never holds the values. (That the header goes out is tests/cli's, against a fake
+ * that checks it.) */
+static void test_http_basic_auth(void **state)
+{
+    struct mm2_http *c = NULL;
+    struct mm2_error err = {0};
+    char big[MM2_HTTP_PASSWORD_MAX + 1];
+
+    (void)state;
+    assert_int_equal(mm2_http_global_init(&err), MM2_OK);
+    assert_int_equal(mm2_http_new("http://127.0.0.1:8088", "t", 1024, &c, &err), MM2_OK);
+    assert_true(mm2_http_basic_user_valid("mm2-offsets"));
+    assert_false(mm2_http_basic_user_valid(""));
+    assert_false(mm2_http_basic_user_valid(NULL));
+    assert_false(mm2_http_basic_user_valid("a:b"));
+    assert_false(mm2_http_basic_user_valid("a\nb"));
+    assert_int_equal(mm2_http_set_basic_auth(c, "mm2-offsets", "s3cr3t-pw", &err), MM2_OK);
+    assert_int_equal(mm2_http_set_basic_auth(c, "op:er", "s3cr3t-pw", &err), MM2_CONFIG);
+    assert_null(strstr(err.msg, "op:er"));
+    assert_null(strstr(err.msg, "s3cr3t-pw"));
+    assert_int_equal(mm2_http_set_basic_auth(c, "mm2-offsets", "", &err), MM2_CONFIG);
+    assert_string_equal(err.msg, "the REST password must be 1 to 1023 bytes");
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    assert_int_equal(mm2_http_set_basic_auth(c, "mm2-offsets", big, &err), MM2_CONFIG);
+    mm2_http_free(c);
+    mm2_http_global_cleanup();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_http_addresses),
+        cmocka_unit_test(test_http_basic_auth),
         cmocka_unit_test(test_offsets_parse_sorts_by_cluster_topic_partition),
         cmocka_unit_test(test_offsets_parse_connects_own_answer),
         cmocka_unit_test(test_offsets_parse_empty_list),
