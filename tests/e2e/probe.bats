@@ -59,13 +59,23 @@ probe() { # WORKER_INDEX ARGS...: mm2-probe inside worker I
   run -0 "$BED" worker-start 4
   run -0 "$BED" worker-wait 4 180
   url="http://$(bed_worker_ip 4):8088"
+  # From the host (the container may be gone already), with the probe's own
+  # credentials: without them a worker that still serves would answer 401
+  # (exit 1), and the test would not see what the kubelet sees.
+  local auth=(--user "$BED_REST_PROBE_USER" --password-file "$BED_DIR/rest-auth/secret/probe-password")
+  run -0 "$E2E_ROOT/build/mm2-probe" live --url "$url" --timeout 2 "${auth[@]}"
   podman kill --signal TERM "$(bed_worker_name 4)" >/dev/null
-  # Connect stops REST first: from the host (the container may be gone
-  # already), both probes fail within their deadline, never pass.
-  local t0
+  # The JVM's shutdown hook stops REST first, but it runs a moment after the
+  # signal: live may pass in that window. Once it has failed, it must fail
+  # for good and both probes within their deadline.
+  local t0 end=$((SECONDS + 5))
+  while "$E2E_ROOT/build/mm2-probe" live --url "$url" --timeout 2 "${auth[@]}" 2>/dev/null; do
+    [ $SECONDS -lt $end ] || fail "live still passed 5 s after SIGTERM"
+    sleep 0.1
+  done
   t0=$(date +%s%N)
-  run -4 "$E2E_ROOT/build/mm2-probe" live --url "$url" --timeout 2
-  run -4 "$E2E_ROOT/build/mm2-probe" ready --url "$url" --timeout 2
+  run -4 "$E2E_ROOT/build/mm2-probe" live --url "$url" --timeout 2 "${auth[@]}"
+  run -4 "$E2E_ROOT/build/mm2-probe" ready --url "$url" --timeout 2 "${auth[@]}"
   elapsed=$(( ($(date +%s%N) - t0) / 1000000 ))
   [ "$elapsed" -lt 5000 ] || fail "the probes took $elapsed ms to fail"
   podman rm -f -t 30 "$(bed_worker_name 4)" >/dev/null
