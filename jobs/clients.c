@@ -8,7 +8,14 @@ static void on_retry(void *ctx, const char *what, long status, const char *why, 
 {
     struct job *j = ctx;
 
-    job_info(j, "%s answered HTTP %ld (%s); retrying in %ld ms", what, status, why, wait_ms);
+    if (status == 0)
+        job_info(j,
+                 "%s: %s; a pod just started may not be allowed through yet (a NetworkPolicy "
+                 "engine catching up): retrying in %ld ms, for up to [connect] "
+                 "connect.wait.seconds",
+                 what, why, wait_ms);
+    else
+        job_info(j, "%s answered HTTP %ld (%s); retrying in %ld ms", what, status, why, wait_ms);
 }
 
 enum mm2_status job_connect(struct job *j, struct mm2_error *err)
@@ -37,6 +44,7 @@ enum mm2_status job_connect(struct job *j, struct mm2_error *err)
             MM2_OK)
         return mm2_error_prefix(err, "[connect] username");
     mm2_connect_set_notify(j->connect, on_retry, j);
+    mm2_connect_set_connect_wait(j->connect, j->cfg.connect_wait_ms);
     return MM2_OK;
 }
 

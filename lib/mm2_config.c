@@ -38,8 +38,8 @@ struct parse_state {
     struct mm2_problems *p;
     mm2_getenv_fn getenv_fn;
     const char *file; /* for messages */
-    bool seen_connect_url, seen_connect_ca, seen_workers, seen_timeout, seen_budget, seen_group,
-        seen_rest, seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2],
+    bool seen_connect_url, seen_connect_ca, seen_workers, seen_timeout, seen_budget, seen_wait,
+        seen_group, seen_rest, seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2],
         seen_tail[NTAIL_KEYS], seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation,
         seen_margin, seen_user, seen_password;
     char unknown[64][64]; /* the unknown sections reported */
@@ -195,11 +195,18 @@ static void seconds(struct parse_state *st, const char *section, const char *key
 {
     long ms;
 
+    /* min_ms 0: "0" (exactly) turns the thing off; mm2_parse_seconds takes positive ones only. */
+    if (min_ms == 0 && strcmp(v, "0") == 0) {
+        *out = 0;
+        return;
+    }
     if (mm2_parse_seconds(v, &ms) != 0 || ms < min_ms || ms > max_ms) {
         mm2_problems_add(st->p,
-                         "%s: [%s] %s must be seconds from %ld.%03ld to %ld (up to 3 decimals), "
+                         "%s: [%s] %s must be %sseconds from %ld.%03ld to %ld (up to 3 decimals), "
                          "got \"%.40s\"",
-                         st->file, section, key, min_ms / 1000, min_ms % 1000, max_ms / 1000, v);
+                         st->file, section, key, min_ms == 0 ? "0 (off) or " : "",
+                         min_ms == 0 ? 0 : min_ms / 1000, min_ms == 0 ? 1 : min_ms % 1000,
+                         max_ms / 1000, v);
         return;
     }
     *out = ms;
@@ -404,12 +411,16 @@ static void connect_key(struct parse_state *st, const char *key, const char *val
     } else if (strcmp(key, "retry.budget.seconds") == 0) {
         if (once(st, &st->seen_budget, "connect", key))
             seconds(st, "connect", key, value, 1000, 86400 * 1000L, &c->retry_budget_ms);
+    } else if (strcmp(key, "connect.wait.seconds") == 0) {
+        if (once(st, &st->seen_wait, "connect", key))
+            seconds(st, "connect", key, value, 0, 600 * 1000L, &c->connect_wait_ms);
     } else if (!connect_topic_key(st, key, value)) {
         mm2_problems_add(
             st->p,
             "%s: [connect] has no key \"%.60s\"; the keys are url, workers, ca.location, "
-            "username, password, request.timeout.seconds, retry.budget.seconds, config.topic, "
-            "offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas",
+            "username, password, request.timeout.seconds, retry.budget.seconds, "
+            "connect.wait.seconds, config.topic, offset.topic, status.topic, "
+            "internal.replication.factor, internal.min.insync.replicas",
             st->file, key);
     }
 }
@@ -586,27 +597,6 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     return 1; /* our problems are collected; inih's error return stays for syntax */
 }
 
-static void check_lines(const char *text, const char *file, struct mm2_problems *p)
-{
-    size_t line = 1;
-
-    while (*text != '\0') {
-        const char *nl = strchr(text, '\n');
-        size_t len = nl != NULL ? (size_t)(nl - text) : strlen(text);
-        if (len > 0 && text[len - 1] == '\r')
-            len--;
-        if (len > MM2_CONFIG_LINE_MAX)
-            mm2_problems_add(p,
-                             "%s:%zu: line is %zu characters, above the %d libinih reads; "
-                             "shorten it or move the value into ${env:VAR}",
-                             file, line, len, MM2_CONFIG_LINE_MAX);
-        if (nl == NULL)
-            break;
-        text = nl + 1;
-        line++;
-    }
-}
-
 /* Every secret value becomes <redacted> in the problem lines, and so does a cut-off start of one
  * at the edge of a quoted value (a message that quotes a value with %.40s can cut a secret given
  * by mistake to a non-secret key). */
@@ -685,6 +675,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     memset(out, 0, sizeof(*out));
     out->request_timeout_ms = 100000;
     out->retry_budget_ms = 300000;
+    out->connect_wait_ms = 30000;
     out->tail_records = 8;
     out->tail_window = 64;
     out->tail_bytes = 65536;
@@ -693,7 +684,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->internal_isr = 2;
     out->retention_margin_ms = 86400 * 1000L;
     out->path = strdup(path);
-    check_lines(text, path, p);
+    mm2_problems_check_lines(p, text, path, MM2_CONFIG_LINE_MAX);
     if (p->n > 0)
         return MM2_CONFIG; /* inih would read cut lines as something else */
     rc = ini_parse_string(text, on_entry, &st);

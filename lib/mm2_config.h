@@ -88,6 +88,7 @@ struct mm2_config {
     size_t nworkers;
     long request_timeout_ms;
     long retry_budget_ms;
+    long connect_wait_ms; /* [connect] connect.wait.seconds (30): refused connections retried */
     char *config_topic, *offset_topic, *status_topic; /* [connect] config.topic, ... (defaults) */
     long internal_rf;         /* [connect] internal.replication.factor (3) */
     long internal_isr;        /* [connect] internal.min.insync.replicas (2) */

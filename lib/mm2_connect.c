@@ -23,12 +23,16 @@
  * that keeps changing connectors (on the bed a 5 s backoff met every one of its rebalance windows
  * for two minutes). The short first waits stay exact. */
 #define BACKOFF_JITTER_FROM_MS 2000L
-#define OFFSETS_MAX 10000000UL
+#define CONNECT_WAIT_PAUSE_MS 500L
 
 struct mm2_connect {
     struct mm2_http *http;
     long request_timeout_ms;
     long retry_budget_ms;
+    long connect_wait_ms;
+    bool answered;                    /* some worker has answered this client */
+    bool waiting;                     /* connect_wait runs */
+    struct mm2_deadline connect_wait; /* from the first refused connection */
     long requests;
     mm2_connect_notify_fn notify;
     uint64_t jitter_state;
@@ -81,6 +85,31 @@ void mm2_connect_free(struct mm2_connect *c)
     free(c);
 }
 
+void mm2_connect_set_connect_wait(struct mm2_connect *c, long wait_ms)
+{
+    c->connect_wait_ms = wait_ms > 0 ? wait_ms : 0;
+}
+
+static void sleep_ms(long ms);
+
+/* Whether the request that just failed with err is sent again (mm2_connect_set_connect_wait);
+ * sleeps first when it is. */
+static bool connect_again(struct mm2_connect *c, const char *what, const struct mm2_error *err)
+{
+    if (c->answered || c->connect_wait_ms == 0 || !mm2_http_connect_failed(c->http))
+        return false;
+    if (!c->waiting) {
+        mm2_deadline_start(&c->connect_wait, c->connect_wait_ms);
+        c->waiting = true;
+    }
+    if (mm2_deadline_remaining_ms(&c->connect_wait) < CONNECT_WAIT_PAUSE_MS)
+        return false;
+    if (c->notify != NULL)
+        c->notify(c->notify_ctx, what, 0, err->msg, CONNECT_WAIT_PAUSE_MS);
+    sleep_ms(CONNECT_WAIT_PAUSE_MS);
+    return true;
+}
+
 void mm2_connect_set_notify(struct mm2_connect *c, mm2_connect_notify_fn fn, void *ctx)
 {
     c->notify = fn;
@@ -119,24 +148,6 @@ bool mm2_connect_name_valid(const char *name, char *why, size_t whylen)
         }
     }
     return true;
-}
-
-/* body[0..len) as JSON, with nothing but whitespace after the value (cJSON_ParseWithLength
- * would ignore trailing garbage). NULL when it is not. */
-static cJSON *parse_strict(const char *body, size_t len)
-{
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
-
-    if (root == NULL)
-        return NULL;
-    for (; end != NULL && end < body + len; end++) {
-        if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != '\0') {
-            cJSON_Delete(root);
-            return NULL;
-        }
-    }
-    return root;
 }
 
 /* Connect's {"error_code": N, "message": "..."} message, one line and bounded, or "". */
@@ -233,8 +244,11 @@ static enum mm2_status call_ex(struct mm2_connect *c, const char *method, const 
         mm2_deadline_start(&dl, c->request_timeout_ms);
         c->requests++;
         st = mm2_http_request(c->http, method, path, body, len, &dl, resp, err);
+        if (st != MM2_OK && connect_again(c, what, err))
+            continue;
         if (st != MM2_OK)
             return mm2_error_prefix(err, "%s", what);
+        c->answered = true;
         if (mm2_json_values(resp->body, resp->len) > MM2_JSON_VALUES_MAX) {
             size_t n = mm2_json_values(resp->body, resp->len);
             mm2_http_response_free(resp);
@@ -344,7 +358,7 @@ enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info 
         return st;
     if (r.status != 200)
         return unexpected("GET", "/", &r, err);
-    root = parse_strict(r.body, r.len);
+    root = mm2_json_parse_strict(r.body, r.len);
     mm2_http_response_free(&r);
     v = mm2_json_get(root, "version", MM2_JSON_STRING, "GET /", err);
     if (v != NULL) {
@@ -379,7 +393,7 @@ enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSO
     }
     if (r.status != 200)
         return unexpected("GET", path, &r, err);
-    root = parse_strict(r.body, r.len);
+    root = mm2_json_parse_strict(r.body, r.len);
     mm2_http_response_free(&r);
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
@@ -422,7 +436,7 @@ static void task_line(char *buf, size_t len, const struct mm2_cstate_task *t)
 enum mm2_status mm2_connect_status_parse(const char *body, size_t len, size_t configs,
                                          struct mm2_connector_status *out, struct mm2_error *err)
 {
-    cJSON *root = parse_strict(body, len);
+    cJSON *root = mm2_json_parse_strict(body, len);
     struct mm2_cstate_info info;
     enum mm2_status st = mm2_cstate_read(root, "status", NULL, &info, err);
 
@@ -525,7 +539,7 @@ enum mm2_status mm2_connect_status(struct mm2_connect *c, const char *name,
 enum mm2_status mm2_connect_task_configs_parse(const char *body, size_t len, size_t *count,
                                                struct mm2_error *err)
 {
-    cJSON *root = parse_strict(body, len);
+    cJSON *root = mm2_json_parse_strict(body, len);
     const cJSON *t;
     size_t n = 0;
 
@@ -590,136 +604,6 @@ enum mm2_status mm2_connect_create(struct mm2_connect *c, const cJSON *body, boo
         return MM2_OK;
     }
     return unexpected("POST", "/connectors", &r, err);
-}
-
-void mm2_source_offsets_free(struct mm2_source_offsets *o)
-{
-    if (o == NULL)
-        return;
-    for (size_t i = 0; i < o->n; i++) {
-        free(o->v[i].cluster);
-        free(o->v[i].topic);
-    }
-    free(o->v);
-    o->v = NULL;
-    o->n = 0;
-}
-
-static int cmp_offset(const void *a, const void *b)
-{
-    const struct mm2_source_offset *x = a, *y = b;
-    int r = strcmp(x->cluster, y->cluster);
-
-    if (r == 0)
-        r = strcmp(x->topic, y->topic);
-    if (r == 0)
-        r = (x->partition > y->partition) - (x->partition < y->partition);
-    return r;
-}
-
-/* One entry {"partition": {...}, "offset": {...}} into *e (strings malloc'd). */
-static enum mm2_status parse_entry(const cJSON *item, size_t i, struct mm2_source_offset *e,
-                                   struct mm2_error *err)
-{
-    char where[64];
-    const cJSON *part, *off, *cl, *tp, *pn, *ov;
-    int64_t p, o;
-
-    (void)snprintf(where, sizeof(where), "offsets[%zu]", i);
-    part = mm2_json_get(item, "partition", MM2_JSON_OBJECT, where, err);
-    off = part != NULL ? mm2_json_get(item, "offset", MM2_JSON_OBJECT | MM2_JSON_NULL, where, err)
-                       : NULL;
-    if (cJSON_IsNull(off))
-        return MM2_OK; /* a partition whose offset was reset: no offset, e->topic stays NULL */
-    (void)snprintf(where, sizeof(where), "offsets[%zu].partition", i);
-    cl = off != NULL ? mm2_json_get(part, "cluster", MM2_JSON_STRING, where, err) : NULL;
-    tp = cl != NULL ? mm2_json_get(part, "topic", MM2_JSON_STRING, where, err) : NULL;
-    pn = tp != NULL ? mm2_json_get(part, "partition", MM2_JSON_INT, where, err) : NULL;
-    (void)snprintf(where, sizeof(where), "offsets[%zu].offset", i);
-    ov = pn != NULL ? mm2_json_get(off, "offset", MM2_JSON_INT, where, err) : NULL;
-    if (ov == NULL)
-        return MM2_UNEXPECTED;
-    (void)mm2_json_int64(pn, &p);
-    (void)mm2_json_int64(ov, &o);
-    if (p < 0 || p > INT32_MAX || o < 0)
-        return mm2_error_set(err, MM2_UNEXPECTED,
-                             "offsets[%zu]: partition %lld or offset %lld "
-                             "is out of range",
-                             i, (long long)p, (long long)o);
-    e->cluster = strdup(cl->valuestring);
-    e->topic = strdup(tp->valuestring);
-    e->partition = (int32_t)p;
-    e->offset = o;
-    if (e->cluster == NULL || e->topic == NULL)
-        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    return MM2_OK;
-}
-
-enum mm2_status mm2_connect_offsets_parse(const char *body, size_t len,
-                                          struct mm2_source_offsets *out, struct mm2_error *err)
-{
-    cJSON *root = parse_strict(body, len);
-    const cJSON *arr, *item;
-    size_t n, i = 0;
-    enum mm2_status st = MM2_OK;
-
-    memset(out, 0, sizeof(*out));
-    if (root == NULL)
-        return mm2_error_set(err, MM2_UNEXPECTED, "the offsets answer is not JSON");
-    arr = mm2_json_get(root, "offsets", MM2_JSON_ARRAY, "answer", err);
-    if (arr == NULL) {
-        cJSON_Delete(root);
-        return MM2_UNEXPECTED;
-    }
-    n = (size_t)cJSON_GetArraySize(arr);
-    if (n > OFFSETS_MAX) {
-        cJSON_Delete(root);
-        return mm2_error_set(err, MM2_UNEXPECTED, "the offsets answer has more than %lu entries",
-                             OFFSETS_MAX);
-    }
-    out->v = n > 0 ? calloc(n, sizeof(*out->v)) : NULL;
-    if (n > 0 && out->v == NULL) {
-        cJSON_Delete(root);
-        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
-    }
-    cJSON_ArrayForEach(item, arr)
-    {
-        st = parse_entry(item, i++, &out->v[out->n], err);
-        if (out->v[out->n].topic != NULL || out->v[out->n].cluster != NULL)
-            out->n++; /* kept: parsed, or half-parsed and to be freed */
-        if (st != MM2_OK)
-            break;
-    }
-    cJSON_Delete(root);
-    if (st != MM2_OK) {
-        mm2_source_offsets_free(out);
-        return st;
-    }
-    if (out->n > 1)
-        qsort(out->v, out->n, sizeof(*out->v), cmp_offset);
-    for (i = 1; i < out->n; i++) {
-        if (cmp_offset(&out->v[i - 1], &out->v[i]) == 0) {
-            st = mm2_error_set(err, MM2_UNEXPECTED,
-                               "the offsets answer lists %.100s/%.200s-%d twice", out->v[i].cluster,
-                               out->v[i].topic, (int)out->v[i].partition);
-            mm2_source_offsets_free(out);
-            return st;
-        }
-    }
-    return MM2_OK;
-}
-
-const struct mm2_source_offset *mm2_source_offsets_find(const struct mm2_source_offsets *o,
-                                                        const char *cluster, const char *topic,
-                                                        int32_t partition)
-{
-    struct mm2_source_offset key = {.cluster = (char *)(uintptr_t)cluster,
-                                    .topic = (char *)(uintptr_t)topic,
-                                    .partition = partition};
-
-    if (o->n == 0)
-        return NULL;
-    return bsearch(&key, o->v, o->n, sizeof(*o->v), cmp_offset);
 }
 
 enum mm2_status mm2_connect_offsets(struct mm2_connect *c, const char *name,

@@ -50,7 +50,8 @@
 struct mm2_connect;
 
 /* Called before each retry: what was asked ("PATCH /connectors/x/offsets"), the status that made
- * it retry, why such an answer is retried (a short phrase), and how long it waits now. */
+ * it retry, why such an answer is retried (a short phrase), and how long it waits now. Status 0:
+ * the connection was refused or found no route (mm2_connect_set_connect_wait), why is the error. */
 typedef void (*mm2_connect_notify_fn)(void *ctx, const char *what, long status, const char *why,
                                       long wait_ms);
 
@@ -72,6 +73,13 @@ enum mm2_status mm2_connect_set_basic_auth(struct mm2_connect *c, const char *us
 enum mm2_status mm2_connect_pin_address(struct mm2_connect *c, const char *addr,
                                         struct mm2_error *err);
 void mm2_connect_set_notify(struct mm2_connect *c, mm2_connect_notify_fn fn, void *ctx);
+/* Until any worker has answered this client, a request whose connection is refused or finds no
+ * route is sent again (every 500 ms, the notify callback told with status 0) for up to wait_ms
+ * from the first such failure: nothing reached a worker, so even a POST is safe to repeat. A
+ * pod just started can be refused by a NetworkPolicy engine that has not yet added it to the
+ * workers' allowed sources, or reach a Service whose endpoints are not ready. 0: no wait. Once
+ * a worker has answered, a refused connection fails at once, as before. */
+void mm2_connect_set_connect_wait(struct mm2_connect *c, long wait_ms);
 
 /* HTTP requests sent so far, retries included (the benchmark's round trips). */
 long mm2_connect_requests(const struct mm2_connect *c);

@@ -21,6 +21,7 @@ struct mm2_http {
     char base[BASE_URL_MAX + 1];
     char errbuf[CURL_ERROR_SIZE];
     struct curl_slist *connect_to; /* mm2_http_pin_address's entry, kept for libcurl */
+    bool connect_failed;           /* the last request could not connect (CURLE_COULDNT_CONNECT) */
 };
 
 /* What the write callback collects; too_large and oom say why it stopped the transfer. */
@@ -361,6 +362,11 @@ void mm2_http_response_free(struct mm2_http_response *resp)
     resp->len = 0;
 }
 
+bool mm2_http_connect_failed(const struct mm2_http *c)
+{
+    return c->connect_failed;
+}
+
 /* libcurl's detail when it left one, else its generic text for rc. */
 static const char *detail(const struct mm2_http *c, CURLcode rc)
 {
@@ -537,6 +543,7 @@ enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const c
         rc = curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, left);
     if (rc == CURLE_OK)
         rc = curl_easy_perform(c->curl);
+    c->connect_failed = rc == CURLE_COULDNT_CONNECT;
     resp->elapsed_ms = mm2_deadline_now_ms() - start;
     /* The handle must not keep pointers to this request's headers or body. */
     (void)curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);

@@ -65,6 +65,10 @@ enum mm2_status mm2_http_new(const char *base_url, const char *user_agent, size_
                              struct mm2_http **out, struct mm2_error *err);
 void mm2_http_free(struct mm2_http *c);
 
+/* Whether the last mm2_http_request failed to open its connection (refused, or no route to the
+ * host): the request never left this process. */
+bool mm2_http_connect_failed(const struct mm2_http *c);
+
 /* METHOD base_url + path (path starts with '/'), bounded by deadline. body (body_len bytes) is
  * sent as application/json when not NULL. See the contract above. */
 enum mm2_status mm2_http_request(struct mm2_http *c, const char *method, const char *path,

@@ -380,3 +380,19 @@ cJSON *mm2_json_sorted(const cJSON *item)
     free(v);
     return copy;
 }
+
+cJSON *mm2_json_parse_strict(const char *body, size_t len)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
+
+    if (root == NULL)
+        return NULL;
+    for (; end != NULL && end < body + len; end++) {
+        if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != '\0') {
+            cJSON_Delete(root);
+            return NULL;
+        }
+    }
+    return root;
+}

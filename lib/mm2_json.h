@@ -40,6 +40,10 @@ enum mm2_status mm2_json_parse_file(const char *what, const char *path, size_t m
  * string. */
 size_t mm2_json_values(const char *text, size_t len);
 
+/* body[0..len) as JSON, with nothing but whitespace after the value (cJSON_ParseWithLength
+ * alone would ignore trailing garbage). NULL when it is not. */
+cJSON *mm2_json_parse_strict(const char *body, size_t len);
+
 /* The values of a parsed tree: item and everything inside it (what mm2_json_values counts in
  * its text). */
 size_t mm2_json_nodes(const cJSON *item);

@@ -24,4 +24,9 @@ struct mm2_problems {
 void mm2_problems_add(struct mm2_problems *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* One problem for each line of text (lines end in \n, an \r before it not counted) longer than
+ * max characters, named file:LINE: what a line-based parser (inih) would cut silently. */
+void mm2_problems_check_lines(struct mm2_problems *p, const char *text, const char *file,
+                              size_t max);
+
 #endif

@@ -256,7 +256,7 @@ $E verify: error: $INI: unknown section [metrics]; the sections are source, targ
   ini_add flink "job = x"
   ini_add connector "path = connector.json"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+  assert_output "$E verify: error: $INI: [connect] has no key \"timeout\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, connect.wait.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] has no key \"job\"; the keys are group.id, rest.url, job.id, checkpoint.interval.seconds, topic.mapping, isolation.level, retention.margin.seconds, tail.records, tail.window, tail.bytes, tail.partitions, headers.preserved, timestamps.preserved
 $E verify: error: $INI: [connector] has no key \"path\"; the key is file"
 }
@@ -450,7 +450,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   ini_add target 'sasl.password = ${env:MM2_UNSET}'
   run -3 offsets verify --config "$INI" --plan p.json
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
+$E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, connect.wait.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
@@ -1139,6 +1139,42 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   run -4 offsets verify --config "$INI" --plan "$WORK/plan.json"
   assert_summary verify 4 0 1
   assert_output "$E verify: error: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$PORT: Connection refused"
+}
+@test "with connect.wait.seconds a refused connection is retried every 500 ms, each retry on one line, then exits 4" {
+  make_plan
+  ini_set connect.wait.seconds 1.2
+  run -4 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  # Refused at 0, 0.5 and 1.0 s: the third leaves less than a pause of the 1.2 s.
+  assert_summary --stderr verify 4 0 3
+  local what="GET /connectors/mirror-source/tasks" refused="cannot connect to http://127.0.0.1:$PORT: Connection refused"
+  local wait="a pod just started may not be allowed through yet (a NetworkPolicy engine catching up): retrying in 500 ms, for up to [connect] connect.wait.seconds"
+  assert_equal "${stderr_lines[0]}" "$E verify: info: $what: $refused; $wait"
+  assert_equal "${stderr_lines[1]}" "$E verify: info: $what: $refused; $wait"
+  assert_equal "${stderr_lines[2]}" "$E verify: error: $what: $refused"
+  assert_equal "${#stderr_lines[@]}" 3
+}
+@test "with connect.wait.seconds a worker that starts answering while verify waits is reached, and verify passes" {
+  make_plan
+  planned_offsets
+  local p
+  p=$(closed_port)
+  ini_set url "http://127.0.0.1:$p"
+  ini_set connect.wait.seconds 20
+  rm -f "$WORK/port"
+  ( sleep 1.2 && FAKE_CONNECT_PORT=$p exec timeout 60 python3 "$FAKE_CONNECT" offsets-stopped "$WORK/port" "$WORK" ) \
+    >"$WORK/fake.log" 2>&1 3>&- &
+  # shellcheck disable=SC2034 # stop_fake, in teardown, stops it
+  FAKE_PID=$!
+  run -0 --separate-stderr offsets verify --config "$INI" --plan "$WORK/plan.json"
+  # Two or three refused tries (the fake starts after 1.2 s), then the 4 requests of a pass.
+  local n=$(( ${#stderr_lines[@]} - 2 ))
+  [ "$n" -ge 2 ] || fail "fewer than 2 retries: $stderr"
+  assert_equal "$(grep -c "^$E verify: info: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$p: Connection refused; a pod just started" <<<"$stderr")" "$n"
+  assert_equal "${stderr_lines[$n]}" "$E verify: info: all 4 partitions match the plan $(json_get "$WORK/plan.json" 'd["digest"]')"
+  assert_summary --stderr verify 0 0 $((n + 4))
+  printf '%s\n' "$output" >"$WORK/report.json"
+  run -0 json_get "$WORK/report.json" 'd["ok"]'
+  assert_output true
 }
 @test "a [connect] ca.location that cannot be read exits 3 and names it" {
   ini_add connect "ca.location = tls/rest-ca.crt"

@@ -140,6 +140,8 @@ cluster.id = $TGT_ID
 url = http://127.0.0.1:$PORT
 request.timeout.seconds = 5
 retry.budget.seconds = 5
+# Refused connections fail at once here; the wait has tests of its own.
+connect.wait.seconds = 0
 
 [flink]
 group.id = flink-copy

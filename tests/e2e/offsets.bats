@@ -387,9 +387,11 @@ foreign_connector() { # DIR NAME STATE
   produce unr.t 10 1
   flink unr-flink unr.t 0:5
   export_plan "$d"
-  # The source broker's host has nothing on 8088.
-  sed -i "s|^url = .*|url = http://$BED_SRC_IP:8088|" "$d/migration.ini"
+  # The source broker's host has nothing on 8088; the wait for a NetworkPolicy engine to catch
+  # up (30 s by default) shortened to a second.
+  sed -i "s|^url = .*|url = http://$BED_SRC_IP:8088\nconnect.wait.seconds = 1|" "$d/migration.ini"
   run -4 oj "$d" apply --config migration.ini --plan plan.json
+  assert_line --partial "mm2-offsets apply: info: GET /: cannot connect to http://$BED_SRC_IP:8088: Connection refused; a pod just started may not be allowed through yet"
   assert_line "mm2-offsets apply: error: GET /: cannot connect to http://$BED_SRC_IP:8088: Connection refused"
   connector_absent unr
 }

@@ -384,7 +384,8 @@ def main():
         with open(os.path.join(handler.dir, "connector.json")) as f:
             handler.connector = json.load(f)
     handler.mode = sys.argv[1]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    # FAKE_CONNECT_PORT: a port chosen beforehand (a Connect that comes up late); else the kernel's.
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("FAKE_CONNECT_PORT", "0"))), handler)
     server.daemon_threads = True
     tmp = sys.argv[2] + ".tmp"
     with open(tmp, "w") as f:

@@ -207,6 +207,7 @@ static void test_config_defaults_for_optional_keys(void **state)
     assert_valid(VALID, &c);
     assert_int_equal(c.request_timeout_ms, 100000);
     assert_int_equal(c.retry_budget_ms, 300000);
+    assert_int_equal(c.connect_wait_ms, 30000);
     assert_int_equal(c.checkpoint_interval_ms, 0);
     assert_null(c.flink_rest_url);
     assert_null(c.flink_job_id);
@@ -375,6 +376,29 @@ static void test_config_env_expansion_in_every_key(void **state)
     assert_one_problem(VALID "[flink]\ntopic.mapping = ${env:A}\n",
                        INI ": [flink] topic.mapping must be \"identity\" or SOURCE=TARGET pairs "
                            "separated by commas, got \"alpha\"");
+}
+
+static void test_config_connect_wait(void **state)
+{
+    struct mm2_config c;
+    struct mm2_problems p;
+    long got[2];
+
+    (void)state;
+    assert_int_equal(parse(VALID "[connect]\nconnect.wait.seconds = 0\n", &c, &p), MM2_OK);
+    got[0] = c.connect_wait_ms;
+    mm2_config_free(&c);
+    assert_int_equal(parse(VALID "[connect]\nconnect.wait.seconds = 2.5\n", &c, &p), MM2_OK);
+    got[1] = c.connect_wait_ms;
+    mm2_config_free(&c);
+    assert_int_equal(got[0], 0);
+    assert_int_equal(got[1], 2500);
+    assert_one_problem(VALID "[connect]\nconnect.wait.seconds = 600.001\n",
+                       INI ": [connect] connect.wait.seconds must be 0 (off) or seconds from "
+                           "0.001 to 600 (up to 3 decimals), got \"600.001\"");
+    assert_one_problem(VALID "[connect]\nconnect.wait.seconds = 0.0\n",
+                       INI ": [connect] connect.wait.seconds must be 0 (off) or seconds from "
+                           "0.001 to 600 (up to 3 decimals), got \"0.0\"");
 }
 
 static void test_config_same_secret_listed_once(void **state)
@@ -768,11 +792,12 @@ static void test_config_unknown_keys_list_the_known_ones(void **state)
 {
     (void)state;
     assert_one_problem(
-        VALID "[connect]\ntimeout = 5\n",
-        INI ": [connect] has no key \"timeout\"; the keys are url, workers, ca.location, "
-            "username, password, request.timeout.seconds, retry.budget.seconds, config.topic, "
-            "offset.topic, status.topic, internal.replication.factor, "
-            "internal.min.insync.replicas");
+        VALID "[connect]\ntimeout = 5\n", INI
+        ": [connect] has no key \"timeout\"; the keys are url, workers, ca.location, "
+        "username, password, request.timeout.seconds, retry.budget.seconds, connect.wait.seconds, "
+        "config.topic, "
+        "offset.topic, status.topic, internal.replication.factor, "
+        "internal.min.insync.replicas");
     assert_one_problem(VALID "[flink]\ngroup = x\n",
                        INI ": [flink] has no key \"group\"; the keys are group.id, rest.url, "
                            "job.id, checkpoint.interval.seconds, topic.mapping, "
@@ -1371,7 +1396,8 @@ static void test_config_reports_every_problem_at_once(void **state)
     assert_string_equal(p.line[1], INI ": [connect] has no key \"timeout\"; the keys are url, "
                                        "workers, ca.location, username, password, "
                                        "request.timeout.seconds, retry.budget.seconds, "
-                                       "config.topic, offset.topic, status.topic, "
+                                       "connect.wait.seconds, config.topic, offset.topic, "
+                                       "status.topic, "
                                        "internal.replication.factor, internal.min.insync.replicas");
     assert_string_equal(p.line[2], INI ": [flink] checkpoint.interval.seconds: environment "
                                        "variable NOPE is not set; set it in the Job's environment "
@@ -1477,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_config_env_expansion_replaces_each_reference),
         cmocka_unit_test(test_config_env_expansion_in_named_keys),
         cmocka_unit_test(test_config_env_expansion_in_every_key),
+        cmocka_unit_test(test_config_connect_wait),
         cmocka_unit_test(test_config_same_secret_listed_once),
         cmocka_unit_test(test_config_secret_keys_are_listed_whatever_the_source),
         cmocka_unit_test(test_config_more_than_16_secret_values_is_a_problem),
