@@ -21,7 +21,7 @@ packages=(
   buildah podman runc debootstrap uidmap
   kcat jq python3 python3-venv iproute2 procps
   prometheus prometheus-alertmanager
-  etcd-server containerd nftables iptables   # the test Kubernetes cluster (tests/kube)
+  etcd-server containerd nftables iptables ipset   # the test Kubernetes cluster (tests/kube; ipset for kube-router)
 )
 
 missing=()

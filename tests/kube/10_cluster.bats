@@ -55,6 +55,29 @@ load helpers
   jq '.metadata.name = "mm2-outsider" | .metadata.labels = {"app.kubernetes.io/name": "mm2-outsider"}' "$W/operator.json" >"$W/outsider.json"
   run -0 --separate-stderr kc apply --server-side --field-manager=mm2kit-e2e -f "$W/outsider.json"
   assert_equal "$stderr" ""
+  # Prometheus as the policy knows it: a pod labelled app.kubernetes.io/name=prometheus in the
+  # namespace monitoring (the image, sleeping: the NetworkPolicy test scrapes from it).
+  run -0 --separate-stderr timeout 60 "$KUBE_BIN/kubectl" apply --server-side --field-manager=mm2kit-e2e -f - <<EOF
+apiVersion: v1
+kind: Namespace
+metadata: {name: monitoring}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: mm2-scraper, namespace: monitoring, labels: {app.kubernetes.io/name: prometheus}}
+spec:
+  automountServiceAccountToken: false
+  terminationGracePeriodSeconds: 1
+  securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+  containers:
+    - name: scraper
+      image: $IMAGE
+      imagePullPolicy: Never
+      command: [sleep, "7200"]
+      securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
+      resources: {requests: {cpu: 10m, memory: 16Mi}, limits: {memory: 64Mi}}
+EOF
+  assert_equal "$stderr" ""
   # Flink's last checkpoint: C some records behind the log end, orders-1 at C = 0.
   wait_for 60 jq -e '[.acked[]] | all(. >= 20)' "$W/ctl/state.json"
   ends_o=$(kit 120 ends --bootstrap "$BED_SRC_BOOTSTRAP" --topic orders)
@@ -156,7 +179,18 @@ sel() { kc get networkpolicy "$1" -o json | jq -r "$2 | to_entries | map(\"\\(.k
 # pods_of SELECTOR: the names of the pods SELECTOR selects, sorted, on one line.
 pods_of() { kc get pods -l "$1" -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' | sort | tr '\n' ' '; }
 
-@test "the NetworkPolicies select the workers and let the Job's pods reach REST, as the API evaluates them; this cluster's bridge plugin enforces none" {
+# tcp_get POD [-n NAMESPACE] IP PORT PATH: from inside POD, an HTTP/1.0 GET with bash's
+# /dev/tcp (the image has no curl), bounded at 5 s; prints the status line.
+tcp_get() {
+  local pod=$1 ns=$NS
+  shift
+  if [ "$1" = -n ]; then ns=$2; shift 2; fi
+  # shellcheck disable=SC2016 # expanded by the pod's bash, from its arguments
+  kc -n "$ns" exec "$pod" -- timeout 5 bash -c \
+    'exec 3<>"/dev/tcp/$0/$1" && printf "GET %s HTTP/1.0\r\n\r\n" "$2" >&3 && head -n 1 <&3' "$@"
+}
+
+@test "the NetworkPolicies select the workers and are enforced: the Job's pods, the workers and Prometheus get through, any other pod gets nothing" {
   workers="$(worker_pods | sort | tr '\n' ' ')"
   [ "$(wc -w <<<"$workers")" = 3 ] || fail "not 3 worker pods: $workers"
   # mm2-connect guards exactly the 3 workers; its REST rule (8088) admits the workers and
@@ -176,13 +210,34 @@ pods_of() { kc get pods -l "$1" -o jsonpath='{range .items[*]}{.metadata.name}{"
   assert_output "$workers"
   run -0 kc get networkpolicy mm2-offsets-job -o jsonpath='{.spec.policyTypes} {.spec.ingress}'
   assert_output '["Ingress","Egress"] '
-  # Not enforced here (k8s/README.md): the outsider reaches a worker's REST port, where REST
-  # authentication refuses it (401); with the probes' credentials it would get through.
-  # Should a policy-enforcing plugin ever run on this cluster, this fails (exit 4, no answer)
-  # and the README must change.
-  run -0 kc wait --for=condition=Ready pod/mm2-outsider --timeout=60s
-  ip=$(pod_ip "$(worker_pods | head -n 1)")
-  run -1 kc exec mm2-outsider -- mm2-probe live --url "http://$ip:8088" --timeout 5
-  assert_output --partial "GET /: HTTP 401: the worker wants REST credentials"
+
+  # Enforced (kube-router's policy controller, tests/kube/cluster.sh): the outsider is the
+  # operator's pod under other labels, with the same Secret and the operator's REST password.
+  # The operator gets through; the outsider gets no answer (exit 4), not a 401: the packets
+  # never reach REST.  Switch enforcement off and this fails.
+  run -0 kc wait --for=condition=Ready pod/mm2-outsider pod/mm2-operator --timeout=60s
+  run -0 kc wait -n monitoring --for=condition=Ready pod/mm2-scraper --timeout=60s
+  w1=$(worker_pods | head -n 1)
+  w2=$(worker_pods | sed -n 2p)
+  ip=$(pod_ip "$w1")
+  auth=(--user "$BED_REST_USER" --password-env MM2_REST_PASSWORD)
+  run -0 kc exec mm2-operator -- mm2-probe live --url "http://$ip:8088" --timeout 5 "${auth[@]}"
+  run -4 kc exec mm2-outsider -- mm2-probe live --url "http://$ip:8088" --timeout 5 "${auth[@]}"
+  assert_output --partial "GET /: cannot connect to http://$ip:8088"
+  refute_output --partial "HTTP 401"
+  # The workers among themselves (REST forwarding to the leader), with the probe's credentials.
+  run -0 kc exec "$w2" -- mm2-probe live --url "http://$ip:8088" --timeout 5 \
+    --user "$BED_REST_PROBE_USER" --password-file /etc/mm2/rest-auth/probe-password
+  # The metrics port: Prometheus (its labels, in the namespace monitoring) scrapes it; the
+  # outsider, on the same port, gets nothing.
+  run -0 tcp_get mm2-scraper -n monitoring "$ip" 18088 /metrics
+  assert_output --regexp '^HTTP/1\.[01] 200 '
+  run ! tcp_get mm2-outsider "$ip" 18088 /metrics
+  refute_output --partial HTTP/
+  # Egress: a worker reaches the brokers (9092), and nothing else, here the API server.
+  run -0 kc exec "$w1" -- timeout 5 bash -c "exec 3<>/dev/tcp/${BED_SRC_BOOTSTRAP%:*}/9092"
+  run ! kc exec "$w1" -- timeout 5 bash -c "exec 3<>/dev/tcp/$KUBE_NODE_IP/$KUBE_API_PORT"
+  # The same connection from the outsider, whose egress no policy limits, goes through.
+  run -0 kc exec mm2-outsider -- timeout 5 bash -c "exec 3<>/dev/tcp/$KUBE_NODE_IP/$KUBE_API_PORT"
   run -0 kc delete pod mm2-outsider --wait=false
 }

@@ -2,8 +2,10 @@
 # A real single-node Kubernetes for the tests: etcd, kube-apiserver,
 # kube-controller-manager, kube-scheduler, containerd (runc), kubelet and
 # kube-proxy (nftables), from Debian packages and the binaries tests/kube/build.sh
-# builds and caches.  Pods get 198.18.20.0/24 on a CNI bridge, Services
-# 198.18.21.0/24, the node 198.18.20.250 (the API server binds to it).
+# builds and caches, and kube-router's network policy controller alone (firewall-only,
+# scripts/kube-router.sh) so that NetworkPolicy is enforced (k8s/README.md).  Pods get
+# 198.18.20.0/24 on a CNI bridge, Services 198.18.21.0/24, the node 198.18.20.250 (the
+# API server binds to it).
 #
 #   cluster.sh up           build or reuse the binaries, start everything, import the images
 #   cluster.sh down         stop every process by its recorded PID and undo every host change
@@ -97,6 +99,8 @@ host_state() {
   done
   echo "## nft tables"
   nft list tables 2>/dev/null | sort
+  echo "## ipsets"
+  ipset list -n 2>/dev/null | sort
   echo "## mounts"
   awk '{print $5}' /proc/self/mountinfo | grep -E 'kube|containerd|/run/netns|cni' | sort || true
   echo "## cgroups"
@@ -145,9 +149,10 @@ gen_pki() {
     mk kubelet-server "system:node:$KUBE_NODE" system:nodes "IP:$KUBE_NODE_IP"
     mk apiserver-kubelet-client kube-apiserver-kubelet-client system:masters ""
     mk proxy system:kube-proxy "" ""
+    mk netpol system:mm2kit-kube-router "" ""
     openssl genrsa -out sa.key 2048 2>/dev/null
     openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
-    for n in admin kcm sched kubelet proxy; do
+    for n in admin kcm sched kubelet proxy netpol; do
       cat >"$n.kubeconfig" <<EOK
 apiVersion: v1
 kind: Config
@@ -284,7 +289,7 @@ proc_start() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
 # pid_of NAME: the PID recorded for NAME, printed only while that process is still the one started.
 pid_of() {
   local p t
-  read -r p t <"$RUN/$1.pid" 2>/dev/null || return 1
+  { read -r p t <"$RUN/$1.pid"; } 2>/dev/null || return 1
   [ -n "$p" ] && [ -n "$t" ] && [ "$(proc_start "$p")" = "$t" ] && printf '%s\n' "$p"
 }
 pid_alive() { pid_of "$1" >/dev/null; }
@@ -341,13 +346,14 @@ import() { # IMAGE...: podman's image into the node's containerd, name kept (str
 # ---- up ---------------------------------------------------------------------------------------
 up() {
   local t
-  for t in etcd containerd ctr runc nft iptables openssl cc buildah podman jq curl; do
+  for t in etcd containerd ctr runc nft iptables iptables-save iptables-restore ipset openssl cc buildah podman jq curl; do
     command -v "$t" >/dev/null || die "$t is not installed; run make deps" 3
   done
   [ "$(id -u)" = 0 ] || die "the test cluster needs root" 3
   timeout 60 podman image exists "$IMAGE" || die "image $IMAGE not found; run make image" 3
   down_quiet
   "$here/build.sh" >/dev/null
+  netpol_bin=$("$root/scripts/kube-router.sh") || die "building kube-router failed (scripts/kube-router.sh)"
   mkdir -p "$KUBE_LOGS" "$RUN"
   rm -f "$KUBE_LOGS"/*.log
   save_host
@@ -410,11 +416,80 @@ up() {
   sysctl -qw net.ipv4.ip_forward=1
   log "node $KUBE_NODE Ready"
   start proxy "$KUBE_BIN/kube-proxy" --config="$RUN/proxy.yaml" --hostname-override="$KUBE_NODE"
+  start_netpol
   until_ok 60 "kube-proxy healthz" curl -sf -m 2 http://127.0.0.1:10256/healthz
+  until_ok 90 "kube-router's network policy chains" netpol_ready
+  log "kube-router enforcing NetworkPolicy (firewall only)"
   until_ok 60 "the default ServiceAccount" kc get serviceaccount default
   # (kubectl wait fails outright on a CRD the API has not given a status yet: poll instead.)
   until_ok 60 "the monitoring CRDs Established" crds_established
   log "cluster up: kubectl --kubeconfig $P/admin.kubeconfig (KUBECONFIG in tests/kube/kube.env)"
+}
+
+# ---- NetworkPolicy: kube-router's policy controller alone ---------------------------------------
+# What it reads, cluster-wide (docs/netpol-notes.md): its informers list and watch these seven
+# whatever the mode, and it gets its Node.  It writes nothing to the API.
+netpol_rbac() {
+  kc apply --server-side --field-manager=mm2kit-kube -f - >/dev/null <<'EOF'
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "mm2kit:kube-router-netpol"}
+rules:
+  - apiGroups: [""]
+    resources: [services, endpoints, pods, nodes, namespaces]
+    verbs: [list, watch]
+  - apiGroups: [""]
+    resources: [nodes]
+    verbs: [get]
+  - apiGroups: [discovery.k8s.io]
+    resources: [endpointslices]
+    verbs: [list, watch]
+  - apiGroups: [networking.k8s.io]
+    resources: [networkpolicies]
+    verbs: [list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "mm2kit:kube-router-netpol"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "mm2kit:kube-router-netpol"}
+subjects:
+  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:mm2kit-kube-router"}
+EOF
+}
+
+# Firewall only: no routing, no service proxy (kube-proxy stays), no health or metrics port
+# (both would bind every address).  The node by NODE_NAME: it is not this machine's host name.
+start_netpol() {
+  netpol_rbac
+  NODE_NAME=$KUBE_NODE start netpol "$netpol_bin" --run-firewall=true --run-router=false \
+    --run-service-proxy=false --run-loadbalancer=false --kubeconfig="$P/netpol.kubeconfig" \
+    --service-cluster-ip-range="$KUBE_SVC_CIDR" --health-port=0 --metrics-port=0 --enable-ipv6=false
+}
+
+netpol_ready() { pid_alive netpol && iptables -S KUBE-ROUTER-FORWARD >/dev/null 2>&1; }
+
+# kube-router's chains by name: KUBE-ROUTER-*, KUBE-NWPLCY-*, KUBE-POD-FW-* (hashes hold digits,
+# which the KUBE-[A-Z-]* sweep in down would miss).
+netpol_chains() { "$1" -S 2>/dev/null | sed -n 's/^-N \(KUBE-\(ROUTER\|NWPLCY\|POD-FW\)-[A-Z0-9-]*\)$/\1/p'; }
+
+# kube-router's jumps, chains and ipsets: it has no cleanup that works in this mode
+# (docs/netpol-notes.md).  Jumps by rule number, highest first; chains flushed before any is
+# deleted (they jump to each other); the sets last, once no rule names them.
+netpol_clean() {
+  local ipt ch n
+  for ipt in iptables ip6tables; do
+    for ch in INPUT FORWARD OUTPUT; do
+      for n in $("$ipt" -n -L "$ch" --line-numbers 2>/dev/null | awk '$2 ~ /^KUBE-ROUTER-/ {print $1}' | sort -rn); do
+        "$ipt" -D "$ch" "$n" 2>/dev/null || true
+      done
+    done
+    for ch in $(netpol_chains "$ipt"); do "$ipt" -F "$ch" 2>/dev/null || true; done
+    for ch in $(netpol_chains "$ipt"); do "$ipt" -X "$ch" 2>/dev/null || true; done
+  done
+  command -v ipset >/dev/null || return 0
+  for ch in $(ipset list -n 2>/dev/null | grep -E '^(inet6:)?KUBE-(SRC|DST)-' || true); do
+    ipset destroy "$ch" 2>/dev/null || true
+  done
 }
 
 # ---- down -------------------------------------------------------------------------------------
@@ -457,7 +532,8 @@ down() {
     timeout 100 "$KUBE_BIN/kubectl" --kubeconfig "$P/admin.kubeconfig" delete pods --all --all-namespaces \
       --wait=true --timeout=90s >/dev/null 2>&1 || true
   fi
-  stop proxy kubelet
+  stop netpol proxy kubelet
+  netpol_clean
   # What the kubelet left running: every task killed, every container removed.
   if pid_alive containerd; then
     local t c
@@ -523,7 +599,7 @@ down_quiet() {
 
 status() {
   local n rc=0
-  for n in etcd apiserver kcm sched containerd kubelet proxy; do
+  for n in etcd apiserver kcm sched containerd kubelet proxy netpol; do
     if pid_alive "$n"; then printf '%-11s running (pid %s)\n' "$n" "$(pid_of "$n")"; else printf '%-11s stopped\n' "$n"; rc=1; fi
   done
   if [ "$rc" = 0 ] && ready_node; then echo "node $KUBE_NODE Ready"; else echo "node $KUBE_NODE not Ready"; rc=1; fi
