@@ -139,4 +139,3 @@ const struct mm2_source_offset *mm2_source_offsets_find(const struct mm2_source_
         return NULL;
     return bsearch(&key, o->v, o->n, sizeof(*o->v), cmp_offset);
 }
-
