@@ -108,3 +108,48 @@ enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct m
         st = recheck_logs(j, plan, r, err);
     return st;
 }
+
+enum mm2_status job_recheck_flink(struct job *j, const struct mm2_plan *plan,
+                                  struct mm2_refusals *r, struct mm2_error *err)
+{
+    size_t n = plan->n > 0 ? plan->n : 1;
+    struct mm2_tp *src = calloc(n, sizeof(*src)), *tgt = calloc(n, sizeof(*tgt));
+    int64_t *committed = calloc(n, sizeof(*committed)), *hw = calloc(n, sizeof(*hw));
+    int64_t *lso = calloc(n, sizeof(*lso));
+    struct mm2_group_info g = {0};
+    struct mm2_deadline dl;
+    enum mm2_status st = MM2_OK;
+
+    if (src == NULL || tgt == NULL || committed == NULL || hw == NULL || lso == NULL) {
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+        goto out;
+    }
+    job_info(j,
+             "re-checking that Flink is still stopped: group %s (members, committed offsets) "
+             "and the target's log ends",
+             plan->group);
+    for (size_t i = 0; i < plan->n; i++) {
+        src[i].topic = plan->entries[i].topic;
+        tgt[i].topic = plan->entries[i].target_topic;
+        src[i].partition = tgt[i].partition = plan->entries[i].partition;
+    }
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_group(j->source, plan->group, &dl, &g, err);
+    if (st == MM2_OK && plan->n > 0) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_committed(j->source, plan->group, src, plan->n, committed, &dl, err);
+    }
+    if (st == MM2_OK && plan->n > 0) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_log_offsets(j->target, tgt, plan->n, NULL, hw, lso, &dl, err);
+    }
+    if (st == MM2_OK)
+        (void)mm2_recheck_flink(plan, &g, committed, hw, lso, r);
+out:
+    free(src);
+    free(tgt);
+    free(committed);
+    free(hw);
+    free(lso);
+    return st;
+}

@@ -18,4 +18,10 @@
 enum mm2_status job_recheck(struct job *j, const struct mm2_plan *plan, struct mm2_refusals *r,
                             struct mm2_error *err);
 
+/* resume's proof that Flink is still stopped (mm2_recheck_flink): the group's members and
+ * committed offsets on the source, the target partitions' ends and last stable offsets. Call
+ * after job_recheck (it opens the Kafka clients). */
+enum mm2_status job_recheck_flink(struct job *j, const struct mm2_plan *plan,
+                                  struct mm2_refusals *r, struct mm2_error *err);
+
 #endif

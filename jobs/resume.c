@@ -32,7 +32,9 @@ static void usage(FILE *out)
             "Usage: " PROG " resume --config FILE --plan FILE --approve DIGEST [--timeout "
             "SECONDS]\n"
             "Starts the connector, only when DIGEST is the plan's digest (the one plan printed\n"
-            "and a person approved). Re-checks the plan's facts and verifies the offsets again\n"
+            "and a person approved). Re-checks the plan's facts, proves again that Flink is\n"
+            "still stopped (its group has no member and its committed offsets are C; the\n"
+            "target's partitions end where they did at export) and verifies the offsets again\n"
             "first; then PUT /connectors/NAME/resume and waits until the connector and all its\n"
             "tasks are RUNNING. From then on MM2 reads every partition from C.\n"
             "\n"
@@ -116,6 +118,10 @@ int cmd_resume(struct job *j, int argc, char **argv)
         goto out;
     }
     if (job_recheck(j, &plan, &r, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        goto out;
+    }
+    if (r.n == 0 && job_recheck_flink(j, &plan, &r, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }

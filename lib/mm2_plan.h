@@ -16,7 +16,8 @@
  *     alias, flink-running, flink-unproven, group-active, wrong-target, wrong-source, accept-loss,
  *     flink-gap, flink-partitioning, flink-ambiguous, flink-window-gone, flink-unread,
  *     start-at-gap, accept-unplaced;
- *     and, from the programs, connector-state, progressed and approval.
+ *     and, from the programs, connector-state, progressed, approval, and resume's flink-moved and
+ *     target-moved.
  */
 #ifndef MM2_PLAN_H
 #define MM2_PLAN_H

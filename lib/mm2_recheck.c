@@ -92,3 +92,44 @@ size_t mm2_recheck_logs(const struct mm2_plan *plan, const int64_t *start, const
     }
     return r->n - n;
 }
+
+size_t mm2_recheck_flink(const struct mm2_plan *plan, const struct mm2_group_info *g,
+                         const int64_t *committed, const int64_t *target_hw,
+                         const int64_t *target_lso, struct mm2_refusals *r)
+{
+    size_t n = r->n;
+
+    if (g->members > 0)
+        mm2_refuse(r,
+                   "group %.100s has %d active members now (state %.32s), none at export: Flink "
+                   "or another consumer of its group runs again; stop it, then export and plan "
+                   "again [rule group-active]",
+                   plan->group, g->members, g->state);
+    for (size_t i = 0; i < plan->n; i++) {
+        const struct mm2_pentry *e = &plan->entries[i];
+        if (committed[i] == MM2_OFFSET_NONE)
+            mm2_refuse(r,
+                       "%s-%d: group %.100s has no committed offset now, %lld at export: its "
+                       "offsets were deleted or reset since; find out who, then export and plan "
+                       "again [rule flink-moved]",
+                       e->topic, (int)e->partition, plan->group, (long long)e->group_c);
+        else if (committed[i] != e->group_c)
+            mm2_refuse(r,
+                       "%s-%d: group %.100s committed %lld now, %lld at export: Flink (or "
+                       "something with its group) committed since, so it ran again; stop it, "
+                       "then export and plan again [rule flink-moved]",
+                       e->topic, (int)e->partition, plan->group, (long long)committed[i],
+                       (long long)e->group_c);
+        if (target_hw[i] < 0)
+            continue;
+        if (target_hw[i] != e->target_start || target_lso[i] != e->target_start)
+            mm2_refuse(r,
+                       "%s-%d on the target: the high watermark is %lld and the last stable "
+                       "offset %lld now, both %lld at export: something wrote to it since (Flink's "
+                       "sink running again?); MM2 would write beside it: stop the writer, then "
+                       "export and plan again [rule target-moved]",
+                       e->target_topic, (int)e->partition, (long long)target_hw[i],
+                       (long long)target_lso[i], (long long)e->target_start);
+    }
+    return r->n - n;
+}

@@ -9,7 +9,8 @@
  *   - Never prints, never exits, never talks to the network: pure functions of their inputs.
  *   - Each adds one refusal line per problem to r (mm2_refusal.h), ending in its rule's id
  *     (wrong-source, wrong-target, topics-changed, unplanned, target-missing, partition-count,
- *     expired, beyond-end), and returns how many it added. Nothing to free beyond r.
+ *     expired, beyond-end; resume's: group-active, flink-moved, target-moved), and returns how
+ *     many it added. Nothing to free beyond r.
  */
 #ifndef MM2_RECHECK_H
 #define MM2_RECHECK_H
@@ -43,5 +44,17 @@ size_t mm2_recheck_topics(const struct mm2_plan *plan, const struct mm2_topic_li
  * at the log start, whatever it is). */
 size_t mm2_recheck_logs(const struct mm2_plan *plan, const int64_t *start, const int64_t *end,
                         struct mm2_refusals *r);
+
+/* Flink still stopped, at resume (what export proved, proved again: between verify and the
+ * approval someone may have restarted the job, and MM2 would then write the target beside it).
+ * g: the group now (mm2_kafka_group); committed[i]: the group's committed offset of
+ * plan->entries[i] now (MM2_OFFSET_NONE when none); target_hw[i] and target_lso[i]: the high
+ * watermark and last stable offset of the entry's target partition now (-1: not read, e.g. the
+ * partition is gone, which mm2_recheck_topics refuses). The group must have no member, each
+ * committed offset must be the group's C the plan recorded (group_c), and each target partition
+ * must end where it ended at export (target_start), with no open transaction. */
+size_t mm2_recheck_flink(const struct mm2_plan *plan, const struct mm2_group_info *g,
+                         const int64_t *committed, const int64_t *target_hw,
+                         const int64_t *target_lso, struct mm2_refusals *r);
 
 #endif

@@ -303,6 +303,30 @@ foreign_connector() { # DIR NAME STATE
   assert_equal "$(offsets_json prg)" "$before"
 }
 
+@test "Flink restarted between verify and the approval: resume refuses, naming what moved, and MM2 stays STOPPED" {
+  d=$(oj_dir rst)
+  oj_files "$d" rst 'rst\\.t'
+  topics_both rst.t:2
+  produce rst.t 40 2
+  flink rst-flink rst.t 0:10,1:12
+  export_plan "$d"
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  # Someone starts the Flink job again (the stand-in copies from each partition's start again,
+  # up to the offsets given) and it commits: rst.t-0 to 15, rst.t-1 at 12 as before.
+  flink rst-flink rst.t 0:15,1:12
+  run -1 --separate-stderr oj "$d" resume --config migration.ini --plan plan.json --approve "$PLAN_DIGEST"
+  assert_equal "${stderr_lines[0]}" "mm2-offsets resume: info: re-checking the plan's facts: clusters, topics, partitions, log start"
+  assert_equal "${stderr_lines[1]}" "mm2-offsets resume: info: re-checking that Flink is still stopped: group rst-flink (members, committed offsets) and the target's log ends"
+  assert_equal "${stderr_lines[2]}" "mm2-offsets resume: error: refused: rst.t-0: group rst-flink committed 15 now, 10 at export: Flink (or something with its group) committed since, so it ran again; stop it, then export and plan again [rule flink-moved]"
+  assert_equal "${stderr_lines[3]}" "mm2-offsets resume: error: refused: rst.t-0 on the target: the high watermark is 25 and the last stable offset 25 now, both 10 at export: something wrote to it since (Flink's sink running again?); MM2 would write beside it: stop the writer, then export and plan again [rule target-moved]"
+  assert_equal "${stderr_lines[4]}" "mm2-offsets resume: error: refused: rst.t-1 on the target: the high watermark is 24 and the last stable offset 24 now, both 12 at export: something wrote to it since (Flink's sink running again?); MM2 would write beside it: stop the writer, then export and plan again [rule target-moved]"
+  assert_equal "${stderr_lines[5]}" "mm2-offsets resume: error: 3 refusals; the connector was not resumed"
+  # Nothing was started, and Connect still holds the plan's offsets.
+  run -0 rest GET 1 /connectors/rst/status
+  assert_equal "$(sed 1d <<<"$output" | jq -c '[.connector.state, (.tasks | length)]')" '["STOPPED",0]'
+  assert_equal "$(offsets_json rst | jq -c 'map([.partition.partition, .offset.offset])')" '[[0,9],[1,11]]'
+}
+
 @test "apply retries the real HTTP 409s of a concurrent config change and still verifies" {
   # Not in make test: whether an apply meets a rebalance window is chance
   # (none in 12 rounds, or a follower answering 500 for two minutes, both

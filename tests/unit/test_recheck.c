@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cjson/cJSON.h>
@@ -208,6 +209,64 @@ static void test_recheck_logs_accepted_loss_is_not_checked(void **state)
     assert_int_equal(mm2_recheck_logs(&f->plan, start, end, &f->r), 0);
 }
 
+/* The plan's group C and target ends for the Flink re-check: group_c = c, target_start set. */
+static void flink_fixture(struct fixture *f)
+{
+    const int64_t ts[] = {500, 7, 0, 42};
+
+    (void)snprintf(f->plan.group, sizeof(f->plan.group), "flink-copy");
+    for (size_t i = 0; i < 4; i++) {
+        f->entries[i].group_c = f->entries[i].c;
+        f->entries[i].target_start = ts[i];
+        f->entries[i].target_topic = i < 3 ? "orders" : "payments-copy";
+    }
+}
+
+static void test_recheck_flink_still_stopped_adds_no_line(void **state)
+{
+    struct fixture *f = *state;
+    const struct mm2_group_info g = {.state = "Empty", .members = 0};
+    const int64_t committed[] = {100, 0, 5, 42}, hw[] = {500, 7, 0, 42}, lso[] = {500, 7, 0, 42};
+
+    flink_fixture(f);
+    assert_int_equal(mm2_recheck_flink(&f->plan, &g, committed, hw, lso, &f->r), 0);
+}
+
+static void test_recheck_flink_restarted(void **state)
+{
+    struct fixture *f = *state;
+    const struct mm2_group_info g = {.state = "Stable", .members = 2};
+    /* orders-0 committed further, orders-1's offset deleted; payments-copy-0 written and a
+     * transaction open on orders-0's target; orders-2's target not read (-1): skipped. */
+    const int64_t committed[] = {130, MM2_OFFSET_NONE, 5, 42}, hw[] = {530, 7, -1, 42},
+                  lso[] = {530, 7, -1, 40};
+
+    flink_fixture(f);
+    assert_int_equal(mm2_recheck_flink(&f->plan, &g, committed, hw, lso, &f->r), 5);
+    assert_string_equal(f->r.line[0],
+                        "group flink-copy has 2 active members now (state Stable), none at export: "
+                        "Flink or another consumer of its group runs again; stop it, then export "
+                        "and plan again [rule group-active]");
+    assert_string_equal(f->r.line[1],
+                        "orders-0: group flink-copy committed 130 now, 100 at export: Flink (or "
+                        "something with its group) committed since, so it ran again; stop it, then "
+                        "export and plan again [rule flink-moved]");
+    assert_string_equal(
+        f->r.line[2],
+        "orders-0 on the target: the high watermark is 530 and the last stable offset 530 now, "
+        "both 500 at export: something wrote to it since (Flink's sink running again?); MM2 "
+        "would write beside it: stop the writer, then export and plan again [rule target-moved]");
+    assert_string_equal(f->r.line[3],
+                        "orders-1: group flink-copy has no committed offset now, 0 at export: its "
+                        "offsets were deleted or reset since; find out who, then export and plan "
+                        "again [rule flink-moved]");
+    assert_string_equal(f->r.line[4],
+                        "payments-copy-0 on the target: the high watermark is 42 and the last "
+                        "stable offset 40 now, both 42 at export: something wrote to it since "
+                        "(Flink's sink running again?); MM2 would write beside it: stop the "
+                        "writer, then export and plan again [rule target-moved]");
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -222,6 +281,8 @@ int main(void)
         T(test_recheck_logs_c_at_either_bound_adds_no_line),
         T(test_recheck_logs_expired_and_beyond_end),
         T(test_recheck_logs_accepted_loss_is_not_checked),
+        T(test_recheck_flink_still_stopped_adds_no_line),
+        T(test_recheck_flink_restarted),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
