@@ -19,6 +19,7 @@
 #include "resume.h"
 #include "rollback.h"
 #include "status.h"
+#include "stop.h"
 #include "verify.h"
 
 static const struct {
@@ -34,6 +35,7 @@ static const struct {
     {"resume", cmd_resume, "start the connector, only with --approve PLAN-DIGEST"},
     {"status", cmd_status, "connector and task states, offsets against the plan, lag"},
     {"check", cmd_check, "after resume: the first records MM2 wrote equal the source from C"},
+    {"stop", cmd_stop, "stop the connector, wait until no task runs, report its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
 };
 

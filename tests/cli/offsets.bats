@@ -1123,6 +1123,31 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   assert_equal "$stderr" "$E verify: error: mismatch: orders-3: an offset 1 that the plan does not have
 $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (they match the plan)"
 }
+@test "stop of a connector already STOPPED touches nothing and reports the offsets it holds, sealed" {
+  planned_offsets
+  start_fake offsets-stopped
+  run -0 --separate-stderr offsets stop --config "$INI" --report "$WORK/stop.json"
+  assert_equal "${stderr_lines[0]}" "$E stop: info: connector mirror-source is already STOPPED: not touched"
+  assert_equal "${stderr_lines[1]}" "$E stop: info: connector mirror-source STOPPED with no task; it holds 3 source offsets"
+  printf '%s\n' "$output" >"$WORK/printed.json"
+  run -0 json_get "$WORK/printed.json" '[d["kind"], d["connector"], d["state_before"], d["tasks_before"], d["state"], [[o["cluster"], o["topic"], o["partition"], o["offset"]] for o in d["offsets"]], d["digest"].startswith("sha256:")]'
+  assert_output '["mm2kit.stop/v1", "mirror-source", "STOPPED", 0, "STOPPED", [["src", "orders", 0, 99], ["src", "orders", 2, 49], ["src", "payments", 0, 6]], true]'
+  run -0 cmp "$WORK/printed.json" "$WORK/stop.json"
+  # No PUT: the fake's log has the GETs only.
+  run -0 grep -c '"GET /connectors/mirror-source/status' "$WORK/fake.log"
+  run -1 grep -q '"PUT ' "$WORK/fake.log"
+}
+@test "stop of a connector that does not exist exits 1 and names it" {
+  start_fake offsets-absent
+  run -1 --separate-stderr offsets stop --config "$INI"
+  assert_output ""
+  assert_equal "${stderr_lines[0]}" "$E stop: error: refused: connector mirror-source does not exist on $URL: nothing to stop (is [connector] file the connector you mean?)"
+}
+@test "stop against a closed port exits 4" {
+  run -4 offsets stop --config "$INI"
+  assert_summary stop 4 0 1
+  assert_output "$E stop: error: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$PORT: Connection refused"
+}
 @test "verify of a connector that does not exist exits 1: run apply" {
   make_plan
   start_fake offsets-absent

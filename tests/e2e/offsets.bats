@@ -86,11 +86,21 @@ acc.payments/1 100 99 offset"
 }
 
 # bats test_tags=compat,compat-offsets
-@test "rollback-plan gives Flink C = M + 1 from the stopped connector and commits it to the group" {
+@test "rollback after MM2 ran: stop, rollback-plan gives Flink C = M + 1, and Flink restarted there loses and repeats nothing" {
   d=$BED_DIR/offsets/acc
   [ -f "$d/plan.json" ] || skip "needs the cutover test's connector"
-  run -0 rest PUT 1 /connectors/acc/stop
-  wait_for 60 bash -c "curl -s http://$(bed_worker_ip 1):8088/connectors/acc/status | jq -e '.connector.state == \"STOPPED\" and (.tasks | length == 0)' >/dev/null"
+  # stop: PUT stop, wait until no task runs or is configured, report the offsets it holds.
+  run -0 --separate-stderr oj "$d" stop --config migration.ini --report stop.json
+  [[ "$stderr" == *"connector acc is RUNNING with "*" PUT /connectors/acc/stop"* ]] || fail "stop said: $stderr"
+  [[ "$stderr" == *"connector acc STOPPED with no task; it holds 5 source offsets"* ]] || fail "stop said: $stderr"
+  assert_equal "$(jq -c '[.kind, .connector, .state_before, .state, ([.offsets[] | [.topic, .partition, .offset]])]' <<<"$output")" \
+    '["mm2kit.stop/v1","acc","RUNNING","STOPPED",[["acc.orders",0,149],["acc.orders",1,149],["acc.orders",2,149],["acc.payments",0,149],["acc.payments",1,149]]]'
+  assert_equal "$(jq -S . "$d/stop.json")" "$(jq -S . <<<"$output")"
+  run -0 rest GET 1 /connectors/acc/status
+  assert_equal "$(sed 1d <<<"$output" | jq -c '[.connector.state, (.tasks | length)]')" '["STOPPED",0]'
+  # A second stop changes nothing and says so.
+  run -0 --separate-stderr oj "$d" stop --config migration.ini
+  [[ "$stderr" == *"connector acc is already STOPPED: not touched"* ]] || fail "stop said: $stderr"
   # MM2 copied everything: M = log end - 1 everywhere, so C = log end.
   # Its refusal names the state it saw: kept in the failure (it exited 1 once on Kafka 4.0.2 right
   # after worker 1 said STOPPED with no task, and passed again; the cause is not known yet).
@@ -104,6 +114,18 @@ acc.payments,0,150
 acc.payments,1,150"
   run -0 "${KIT[@]}" committed --bootstrap "$BED_SRC_BOOTSTRAP" --group acc-flink --topic acc.orders
   assert_output '{"0": 150, "1": 150, "2": 150}'
+  # The producers go on; Flink's stand-in starts again from its committed offsets (C = M + 1)
+  # and copies on: the target holds each source record exactly once.
+  produce acc.orders 90 3 450
+  produce acc.payments 60 2 300 2
+  run -0 "${KIT[@]}" flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
+    --group acc-flink --topic acc.orders --upto 0:180,1:180,2:180 --from-committed
+  run -0 "${KIT[@]}" flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
+    --group acc-flink --topic acc.payments --upto 0:180,1:180 --from-committed
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic acc.orders --timeout 180
+  assert_output '{"source_records": 540, "target_records": 540, "partitions": 3, "mismatched_partitions": 0}'
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic acc.payments --timeout 180
+  assert_output '{"source_records": 360, "target_records": 360, "partitions": 2, "mismatched_partitions": 0}'
 }
 
 @test "a partition without a committed offset is refused, nothing is written and Connect is not touched" {
