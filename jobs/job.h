@@ -9,7 +9,8 @@
  *   pfread.c pfversions.c                  (preflight's shared reads and output)
  *   pfretention.c                          (preflight's retention headroom)
  *   load.c compare.c past.c pfworkers.c    steps a subcommand takes: all of the above
- *   apply.c check.c export.c plan.c preflight.c resume.c rollback.c status.c stop.c verify.c
+ *   apply.c check.c export.c plan.c preflight.c remove.c resume.c rollback.c status.c stop.c
+ *   verify.c
  *                                          the subcommands: all of the above, never each other
  *   main.c                                 the table of subcommands
  * The decisions they act on are lib/'s pure functions (mm2_plan, mm2_binding, mm2_recheck,

@@ -16,6 +16,7 @@
 #include "mm2_kafka.h"
 #include "plan.h"
 #include "preflight.h"
+#include "remove.h"
 #include "resume.h"
 #include "rollback.h"
 #include "status.h"
@@ -36,6 +37,7 @@ static const struct {
     {"status", cmd_status, "connector and task states, offsets against the plan, lag"},
     {"check", cmd_check, "after resume: the first records MM2 wrote equal the source from C"},
     {"stop", cmd_stop, "stop the connector, wait until no task runs, report its offsets"},
+    {"remove", cmd_remove, "rollback before MM2 ran: delete the connector and its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
 };
 

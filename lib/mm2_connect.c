@@ -668,6 +668,22 @@ enum mm2_status mm2_connect_put_config(struct mm2_connect *c, const char *name, 
     return MM2_OK;
 }
 
+enum mm2_status mm2_connect_reset_offsets(struct mm2_connect *c, const char *name,
+                                          struct mm2_error *err)
+{
+    char path[MM2_CONNECT_NAME_MAX + 32];
+    struct mm2_http_response r;
+    enum mm2_status st =
+        connector_call(c, "DELETE", name, "/offsets", NULL, 0, path, sizeof(path), &r, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200)
+        return unexpected("DELETE", path, &r, err);
+    mm2_http_response_free(&r);
+    return MM2_OK;
+}
+
 enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err)
 {
     char path[MM2_CONNECT_NAME_MAX + 32];

@@ -187,6 +187,11 @@ enum mm2_status mm2_connect_put_state(struct mm2_connect *c, const char *name, c
 enum mm2_status mm2_connect_put_config(struct mm2_connect *c, const char *name, const cJSON *config,
                                        struct mm2_error *err);
 
+/* DELETE /connectors/{name}/offsets (KIP-875: every source offset of a STOPPED connector
+ * removed; 200). */
+enum mm2_status mm2_connect_reset_offsets(struct mm2_connect *c, const char *name,
+                                          struct mm2_error *err);
+
 /* DELETE /connectors/{name} (204; 404 counts as done). */
 enum mm2_status mm2_connect_delete(struct mm2_connect *c, const char *name, struct mm2_error *err);
 

@@ -1148,6 +1148,31 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   assert_summary stop 4 0 1
   assert_output "$E stop: error: GET /connectors/mirror-source/tasks: cannot connect to http://127.0.0.1:$PORT: Connection refused"
 }
+@test "remove with no connector there removes nothing and passes: Flink resumes from its own offsets" {
+  make_plan
+  start_fake offsets-absent
+  run -0 --separate-stderr offsets remove --config "$INI" --plan "$WORK/plan.json"
+  assert_output ""
+  assert_equal "${stderr_lines[0]}" "$E remove: info: connector mirror-source does not exist: nothing to remove; Flink resumes from its own group offsets"
+  run -1 grep -q '"DELETE ' "$WORK/fake.log"
+}
+@test "remove of a connector that is not as the plan left it (RUNNING) refuses and deletes nothing" {
+  make_plan
+  planned_offsets
+  start_fake offsets-running
+  run -1 --separate-stderr offsets remove --config "$INI" --plan "$WORK/plan.json"
+  assert_output ""
+  [[ "${stderr_lines[-2]}" == "$E remove: error: "*"; nothing was removed: if MM2 ran, run stop, then rollback-plan" ]] ||
+    fail "no refusal line: $stderr"
+  run -0 grep -c '"GET /connectors/mirror-source/status' "$WORK/fake.log"
+  run -1 grep -q '"DELETE ' "$WORK/fake.log"
+}
+@test "remove against a closed port exits 4" {
+  make_plan
+  run -4 offsets remove --config "$INI" --plan "$WORK/plan.json"
+  assert_summary remove 4 0 1
+  assert_output --partial "$E remove: error: GET /connectors/mirror-source/"
+}
 @test "verify of a connector that does not exist exits 1: run apply" {
   make_plan
   start_fake offsets-absent

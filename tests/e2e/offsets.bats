@@ -89,6 +89,9 @@ acc.payments/1 100 99 offset"
 @test "rollback after MM2 ran: stop, rollback-plan gives Flink C = M + 1, and Flink restarted there loses and repeats nothing" {
   d=$BED_DIR/offsets/acc
   [ -f "$d/plan.json" ] || skip "needs the cutover test's connector"
+  # MM2 ran: remove (the rollback before MM2 ran) refuses and leaves it running.
+  run -1 --separate-stderr oj "$d" remove --config migration.ini --plan plan.json
+  [[ "$stderr" == *"nothing was removed: if MM2 ran, run stop, then rollback-plan"* ]] || fail "remove said: $stderr"
   # stop: PUT stop, wait until no task runs or is configured, report the offsets it holds.
   run -0 --separate-stderr oj "$d" stop --config migration.ini --report stop.json
   [[ "$stderr" == *"connector acc is RUNNING with "*" PUT /connectors/acc/stop"* ]] || fail "stop said: $stderr"
@@ -347,6 +350,38 @@ foreign_connector() { # DIR NAME STATE
   run -0 rest GET 1 /connectors/rst/status
   assert_equal "$(sed 1d <<<"$output" | jq -c '[.connector.state, (.tasks | length)]')" '["STOPPED",0]'
   assert_equal "$(offsets_json rst | jq -c 'map([.partition.partition, .offset.offset])')" '[[0,9],[1,11]]'
+}
+
+@test "rollback before MM2 ran: remove deletes the connector and its offsets, and Flink goes on from its own offsets without a gap or a repeat" {
+  d=$(oj_dir rmv)
+  oj_files "$d" rmv 'rmv\\.t'
+  topics_both rmv.t:2
+  produce rmv.t 40 2
+  flink rmv-flink rmv.t 0:10,1:12
+  export_plan "$d"
+  run -0 oj "$d" apply --config migration.ini --plan plan.json -q
+  run -0 --separate-stderr oj "$d" remove --config migration.ini --plan plan.json --report remove.json
+  [[ "$stderr" == *"DELETE /connectors/rmv/offsets"*"DELETE /connectors/rmv"*"connector rmv and its 2 source offsets deleted; Flink resumes from its own group offsets"* ]] ||
+    fail "remove said: $stderr"
+  assert_equal "$(jq -c '[.kind, .connector, ([.offsets_deleted[] | [.topic, .partition, .offset]]), .plan_digest, .migration.flink_group_id]' <<<"$output")" \
+    "[\"mm2kit.remove/v1\",\"rmv\",[[\"rmv.t\",0,9],[\"rmv.t\",1,11]],\"$PLAN_DIGEST\",\"rmv-flink\"]"
+  assert_equal "$(jq -S . "$d/remove.json")" "$(jq -S . <<<"$output")"
+  connector_absent rmv
+  # A connector created again under the name starts from nothing of the removed one's.
+  run -0 rest POST 1 /connectors "$(mirror_connector_json rmv 'rmv\\.t' STOPPED)"
+  assert_line --index 0 201
+  wait_for 60 bash -c "curl -s http://$(bed_worker_ip 1):8088/connectors/rmv/status | jq -e '.connector.state == \"STOPPED\"' >/dev/null"
+  assert_equal "$(offsets_json rmv)" '[]'
+  run -0 rest DELETE 1 /connectors/rmv
+  # Run again: nothing to remove.
+  run -0 --separate-stderr oj "$d" remove --config migration.ini --plan plan.json
+  [[ "$stderr" == *"connector rmv does not exist: nothing to remove"* ]] || fail "remove said: $stderr"
+  # Flink starts again from its committed offsets while the source goes on.
+  produce rmv.t 20 2 40
+  run -0 "${KIT[@]}" flink-copy --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" \
+    --group rmv-flink --topic rmv.t --upto 0:30,1:30 --from-committed
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic rmv.t --timeout 120
+  assert_output '{"source_records": 60, "target_records": 60, "partitions": 2, "mismatched_partitions": 0}'
 }
 
 @test "apply retries the real HTTP 409s of a concurrent config change and still verifies" {
