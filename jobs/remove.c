@@ -127,7 +127,8 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *report)
         mm2_connlive_read(j->connect, plan->connector, &v, &err) != MM2_OK)
         return job_fail(j, &err);
     if (!v.s.exists) {
-        job_info(j, "connector %s does not exist: nothing to remove; Flink resumes from its own "
+        job_info(j,
+                 "connector %s does not exist: nothing to remove; Flink resumes from its own "
                  "group offsets",
                  plan->connector);
         return MM2_OK;
@@ -144,7 +145,8 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *report)
                job_report("remove report", rep, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else {
-        job_info(j, "connector %s and its %zu source offsets deleted; Flink resumes from its own "
+        job_info(j,
+                 "connector %s and its %zu source offsets deleted; Flink resumes from its own "
                  "group offsets",
                  plan->connector, offs.n);
     }
