@@ -66,16 +66,7 @@ static cJSON *remove_report(const struct mm2_plan *plan, const struct mm2_source
     cJSON_AddStringToObject(rep, "connector", plan->connector);
     cJSON_AddStringToObject(rep, "plan_digest", plan->digest);
     cJSON_AddStringToObject(rep, "removed_at", now);
-    for (size_t i = 0; i < offs->n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        if (o == NULL)
-            break;
-        cJSON_AddStringToObject(o, "cluster", offs->v[i].cluster);
-        cJSON_AddStringToObject(o, "topic", offs->v[i].topic);
-        cJSON_AddItemToObject(o, "partition", mm2_json_int(offs->v[i].partition));
-        cJSON_AddItemToObject(o, "offset", mm2_json_int(offs->v[i].offset));
-        cJSON_AddItemToArray(arr, o);
-    }
+    job_add_offsets(arr, offs);
     cJSON_AddItemToObject(rep, "offsets_deleted", arr);
     if (job_add_migration(rep, plan, err) != MM2_OK) {
         cJSON_Delete(rep);

@@ -6,6 +6,7 @@
 
 #include "mm2_artifact.h"
 #include "mm2_binding.h"
+#include "mm2_json.h"
 
 enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan, struct mm2_error *err)
 {
@@ -31,4 +32,18 @@ enum mm2_status job_report(const char *what, cJSON *report, const char *path, st
     fputs(text, stdout);
     free(text);
     return MM2_OK;
+}
+
+void job_add_offsets(cJSON *arr, const struct mm2_source_offsets *offs)
+{
+    for (size_t i = 0; i < offs->n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        if (o == NULL)
+            break;
+        cJSON_AddStringToObject(o, "cluster", offs->v[i].cluster);
+        cJSON_AddStringToObject(o, "topic", offs->v[i].topic);
+        cJSON_AddItemToObject(o, "partition", mm2_json_int(offs->v[i].partition));
+        cJSON_AddItemToObject(o, "offset", mm2_json_int(offs->v[i].offset));
+        cJSON_AddItemToArray(arr, o);
+    }
 }

@@ -10,12 +10,17 @@
 
 #include <cjson/cJSON.h>
 
+#include "mm2_connect.h"
 #include "mm2_err.h"
 #include "mm2_plan.h"
 
 /* Adds the plan's migration to a backup or report, as its "migration" object. */
 enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan,
                                   struct mm2_error *err);
+
+/* Appends each source offset of offs to arr as {"cluster", "topic", "partition", "offset"}
+ * (stop's and remove's reports); stops early when out of memory. */
+void job_add_offsets(cJSON *arr, const struct mm2_source_offsets *offs);
 
 /* Seals report, writes it to path (when not NULL) and prints it on stdout. */
 enum mm2_status job_report(const char *what, cJSON *report, const char *path,

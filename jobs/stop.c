@@ -92,16 +92,7 @@ static cJSON *stop_report(const struct job *j, const char *before, size_t tasks_
     cJSON_AddItemToObject(rep, "tasks_before", mm2_json_int((int64_t)tasks_before));
     cJSON_AddStringToObject(rep, "state", "STOPPED");
     cJSON_AddStringToObject(rep, "stopped_at", now);
-    for (size_t i = 0; i < offs->n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        if (o == NULL)
-            break;
-        cJSON_AddStringToObject(o, "cluster", offs->v[i].cluster);
-        cJSON_AddStringToObject(o, "topic", offs->v[i].topic);
-        cJSON_AddItemToObject(o, "partition", mm2_json_int(offs->v[i].partition));
-        cJSON_AddItemToObject(o, "offset", mm2_json_int(offs->v[i].offset));
-        cJSON_AddItemToArray(arr, o);
-    }
+    job_add_offsets(arr, offs);
     cJSON_AddItemToObject(rep, "offsets", arr);
     return rep;
 }
