@@ -16,6 +16,7 @@
 #include "mm2_cli.h"
 #include "mm2_connlive.h"
 #include "options.h"
+#include "trail.h"
 #include "past.h"
 #include "readback.h"
 #include "recheck.h"
@@ -150,6 +151,9 @@ static enum mm2_status write_backup(struct job *j, const struct mm2_plan *plan,
     if (st != MM2_OK)
         return st;
     st = mm2_artifact_write("backup", path, root, digest, err);
+    /* In the trail before any offset changes: the Job's emptyDir goes with its pod. */
+    if (st == MM2_OK && (st = job_trail_artifact(j, root, path, digest, err)) != MM2_OK)
+        job_trail_unrecorded(j, err, path);
     cJSON_Delete(root);
     if (st == MM2_OK)
         job_info(j, "backed up %zu existing offsets of connector %s to %s (%s)", o->n,
@@ -452,7 +456,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *backup, c
         goto out;
     }
     replaced = NULL;
-    if (job_report("verify report", vr.report, report, &err) != MM2_OK) {
+    if (job_report(j, "verify report", vr.report, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         goto out;
     }

@@ -308,7 +308,7 @@ static int run(struct job *j, const struct mm2_plan *plan, long wait_ms, bool fi
     cJSON_AddItemToObject(root, "pending", mm2_json_int((int64_t)t.pending));
     cJSON_AddItemToObject(root, "failed", mm2_json_int((int64_t)t.bad));
     cJSON_AddBoolToObject(root, "ok", t.bad == 0);
-    if (job_report("check report", root, report, &err) != MM2_OK) {
+    if (job_report(j, "check report", root, report, &err) != MM2_OK) {
         cJSON_Delete(root);
         return job_fail(j, &err);
     }

@@ -17,6 +17,7 @@
 #include "mm2_json.h"
 #include "mm2_tail.h"
 #include "options.h"
+#include "trail.h"
 
 #define DEFAULT_STABLE_WAIT_MS 30000L
 
@@ -606,6 +607,11 @@ static int write_export(struct ctx *x, const char *out_path)
     if (mm2_export_to_json(ex, &tree, &err) != MM2_OK ||
         mm2_artifact_write("export", out_path, tree, digest, &err) != MM2_OK) {
         cJSON_Delete(tree);
+        return job_fail(x->j, &err);
+    }
+    if (job_trail_artifact(x->j, tree, out_path, digest, &err) != MM2_OK) {
+        cJSON_Delete(tree);
+        job_trail_unrecorded(x->j, &err, out_path);
         return job_fail(x->j, &err);
     }
     cJSON_Delete(tree);

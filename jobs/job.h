@@ -4,13 +4,16 @@
  *
  * The files of jobs/ call one way, each only the ones above it here (scripts/layer-check):
  *   job.c                                  the run itself: calls lib/ only
- *   options.c clients.c report.c           a subcommand's tools: job.c at most
+ *   options.c clients.c                    a subcommand's tools: job.c at most
+ *   trail.c                                (the audit trail's writes: clients.c)
+ *   report.c                               (a report sealed, written, recorded: trail.c)
  *   bind.c readback.c recheck.c stopped.c  reads and checks: the tools
  *   pfread.c pfversions.c                  (preflight's shared reads and output)
  *   pfretention.c                          (preflight's retention headroom)
  *   load.c compare.c past.c pfworkers.c    steps a subcommand takes: all of the above
- *   apply.c check.c export.c plan.c preflight.c remove.c resume.c rollback.c status.c stop.c
- *   verify.c
+ *   trailread.c                            (the audit trail read back: trail.c)
+ *   apply.c check.c export.c plan.c preflight.c record.c remove.c resume.c rollback.c status.c
+ *   stop.c verify.c
  *                                          the subcommands: all of the above, never each other
  *   main.c                                 the table of subcommands
  * The decisions they act on are lib/'s pure functions (mm2_plan, mm2_binding, mm2_recheck,
@@ -53,6 +56,8 @@ struct job {
     bool curl_up;
     long waited_ms;           /* time spent waiting on purpose (export's --stable-wait) */
     char connect_version[64]; /* GET /'s version, once job_recheck has read it */
+    bool trail_ready;         /* the trail's topic found fit (or the trail off): trail.c */
+    bool trail_failed;        /* job_report wrote and printed, but could not record */
 };
 
 /* Progress and notes on stderr (info level). */

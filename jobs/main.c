@@ -16,6 +16,7 @@
 #include "mm2_kafka.h"
 #include "plan.h"
 #include "preflight.h"
+#include "record.h"
 #include "remove.h"
 #include "resume.h"
 #include "rollback.h"
@@ -39,6 +40,7 @@ static const struct {
     {"stop", cmd_stop, "stop the connector, wait until no task runs, report its offsets"},
     {"remove", cmd_remove, "rollback before MM2 ran: delete the connector and its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
+    {"record", cmd_record, "put a file of this migration in the audit trail after the fact"},
 };
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */

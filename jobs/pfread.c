@@ -81,12 +81,12 @@ void job_pf_say(struct job *j, const struct mm2_pf_findings *f)
              f->oom ? " (and a finding lost: out of memory)" : "");
 }
 
-enum mm2_status job_pf_report(cJSON *root, const struct mm2_pf_findings *f, const char *path,
-                              struct mm2_error *err)
+enum mm2_status job_pf_report(struct job *j, cJSON *root, const struct mm2_pf_findings *f,
+                              const char *path, struct mm2_error *err)
 {
     enum mm2_status st = mm2_pf_add_json(root, f, err);
 
-    return st == MM2_OK ? job_report("preflight report", root, path, err) : st;
+    return st == MM2_OK ? job_report(j, "preflight report", root, path, err) : st;
 }
 
 int job_pf_verdict(struct job *j, const struct mm2_pf_findings *f)

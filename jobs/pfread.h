@@ -33,8 +33,8 @@ void job_pf_say(struct job *j, const struct mm2_pf_findings *f);
 
 /* Adds the findings to root (kind and the rest already there), seals it, writes it to path when
  * given and prints it on stdout. */
-enum mm2_status job_pf_report(cJSON *root, const struct mm2_pf_findings *f, const char *path,
-                              struct mm2_error *err);
+enum mm2_status job_pf_report(struct job *j, cJSON *root, const struct mm2_pf_findings *f,
+                              const char *path, struct mm2_error *err);
 
 /* The closing verdict: 1 after one line when anything refused, else 0. */
 int job_pf_verdict(struct job *j, const struct mm2_pf_findings *f);

@@ -142,7 +142,7 @@ static int checks(struct job *j, const struct wenv *w, long rf, long isr, const 
         cJSON_AddBoolToObject(root, "refused", mm2_pf_refused(f)) == NULL)
         (void)mm2_error_set(&err, MM2_UNEXPECTED, "out of memory");
     if (err.code == MM2_OK)
-        (void)job_pf_report(root, f, path, &err);
+        (void)job_pf_report(j, root, f, path, &err);
     cJSON_Delete(root);
     if (err.code != MM2_OK)
         return job_fail(j, &err);

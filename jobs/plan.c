@@ -15,6 +15,7 @@
 #include "mm2_binding.h"
 #include "mm2_cli.h"
 #include "options.h"
+#include "trail.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -224,6 +225,9 @@ int cmd_plan(struct job *j, int argc, char **argv)
         job_utc_now(plan.created, sizeof(plan.created));
         if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
             mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
+            rc = job_fail(j, &err);
+        } else if (job_trail_artifact(j, tree, out, digest, &err) != MM2_OK) {
+            job_trail_unrecorded(j, &err, out);
             rc = job_fail(j, &err);
         } else {
             summarize(j, &plan, out, digest);

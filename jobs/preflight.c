@@ -399,6 +399,47 @@ static enum mm2_status target_acls(struct pf *x, struct mm2_error *err)
     return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "[target]");
 }
 
+/* The audit trail's topic ([trail] topic), with [target]'s credentials: every command records
+ * there (Write), status --trail reads it (Read), the first record checks its retention
+ * (DescribeConfigs) and creates it when absent (Create). Authorized operations exist only for a
+ * topic that exists: an absent one is a warning, never a pass. */
+static enum mm2_status trail_acls(struct pf *x, struct mm2_error *err)
+{
+    struct job *j = x->j;
+    const struct mm2_pf_who w = who(x, true);
+    const char *names[1] = {j->cfg.trail_topic};
+    struct mm2_kafka_described d;
+    struct mm2_deadline dl;
+    struct mm2_pf_auth a;
+    enum mm2_status st;
+
+    if (!j->cfg.trail_enabled)
+        return MM2_OK;
+    job_kafka_deadline(j, &dl);
+    st = mm2_kafka_describe_topics(j->target, names, 1, &d, &dl, err);
+    if (st != MM2_OK)
+        return mm2_error_prefix(err, "[target]");
+    if (d.seen == MM2_KAFKA_SEEN_ABSENT) {
+        mm2_pf_add(&x->f, "trail", MM2_PF_WARN, w.principal, NULL, NULL,
+                   "not checked: the trail topic %s does not exist yet; the first command that "
+                   "records creates it, which needs Create on it (Kafka tells authorized "
+                   "operations only of what exists): grant Create, or create it with one "
+                   "partition, cleanup.policy=delete and retention.ms=%ld",
+                   names[0], j->cfg.trail_retention_ms);
+        return MM2_OK;
+    }
+    a = job_pf_auth(&d);
+    mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[0], &a, MM2_PF_OP_WRITE, MM2_PF_REFUSE,
+                "Produce of every artifact and report to the audit trail");
+    mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[0], &a, MM2_PF_OP_READ, MM2_PF_REFUSE,
+                "Fetch of the audit trail in status --trail");
+    mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[0], &a, MM2_PF_OP_DESCRIBE_CONFIGS, MM2_PF_REFUSE,
+                "DescribeConfigs of the trail's retention before its first record of a run");
+    mm2_pf_need(&x->f, &w, MM2_PF_TOPIC, names[0], &a, MM2_PF_OP_CREATE, MM2_PF_WARN,
+                "CreateTopics of the audit trail, should the topic be deleted");
+    return MM2_OK;
+}
+
 /* ---- Connect's internal topics ------------------------------------------------------------ */
 
 /* The three on the target, with [target]'s credentials. */
@@ -458,7 +499,7 @@ static enum mm2_status report(struct pf *x, const char *path, struct mm2_error *
     }
     st = mm2_binding_add_json(root, &b, err);
     if (st == MM2_OK)
-        st = job_pf_report(root, &x->f, path, err);
+        st = job_pf_report(j, root, &x->f, path, err);
     cJSON_Delete(root);
     return st;
 }
@@ -473,13 +514,20 @@ static int run(struct pf *x, const char *path)
         return rc;
     mm2_pf_connector(&x->f, j->conn.config, j->cfg.flink_isolation, x->info.version);
     if (topic_set(x, &err) != MM2_OK || source_acls(x, &err) != MM2_OK ||
-        target_acls(x, &err) != MM2_OK || internal_topics(x, &err) != MM2_OK ||
-        headroom(x, &err) != MM2_OK || job_pf_versions(j, &x->f, &err) != MM2_OK)
+        target_acls(x, &err) != MM2_OK || trail_acls(x, &err) != MM2_OK ||
+        internal_topics(x, &err) != MM2_OK || headroom(x, &err) != MM2_OK ||
+        job_pf_versions(j, &x->f, &err) != MM2_OK)
         return job_fail(j, &err);
     job_pf_say(j, &x->f);
-    if (report(x, path, &err) != MM2_OK)
+    if (report(x, path, &err) != MM2_OK && !j->trail_failed)
         return job_fail(j, &err);
-    return job_pf_verdict(j, &x->f);
+    rc = job_pf_verdict(j, &x->f);
+    if (j->trail_failed) { /* the findings stand; the trail's problem is one more */
+        (void)job_fail(j, &err);
+        if (rc == MM2_OK)
+            rc = MM2_CHECK_FAILED;
+    }
+    return rc;
 }
 
 /* --replication-factor / --min-insync-replicas of --workers: 1 to 32767. */

@@ -133,7 +133,7 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *report)
     } else if (job_read_offsets(j, plan->connector, plan, &offs, &err) != MM2_OK ||
                delete_all(j, plan->connector, &err) != MM2_OK ||
                (rep = remove_report(plan, &offs, &err)) == NULL ||
-               job_report("remove report", rep, report, &err) != MM2_OK) {
+               job_report(j, "remove report", rep, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else {
         job_info(j,

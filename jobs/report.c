@@ -3,10 +3,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mm2_artifact.h"
 #include "mm2_binding.h"
 #include "mm2_json.h"
+#include "trail.h"
 
 enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan, struct mm2_error *err)
 {
@@ -16,7 +18,8 @@ enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan, st
     return mm2_binding_add_json(report, &b, err);
 }
 
-enum mm2_status job_report(const char *what, cJSON *report, const char *path, struct mm2_error *err)
+enum mm2_status job_report(struct job *j, const char *what, cJSON *report, const char *path,
+                           struct mm2_error *err)
 {
     char digest[MM2_DIGEST_TEXT_LEN + 1];
     char *text;
@@ -30,8 +33,21 @@ enum mm2_status job_report(const char *what, cJSON *report, const char *path, st
     if (text == NULL)
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory printing the %s", what);
     fputs(text, stdout);
+    fflush(stdout);
+    {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(report, "kind");
+        char file[64];
+
+        (void)snprintf(file, sizeof(file), "%s.json", j->cmd);
+        st = job_trail_put(j, j->cmd, cJSON_IsString(kind) ? kind->valuestring : "mm2kit.unknown",
+                           path != NULL ? path : file, text, strlen(text), digest, err);
+        if (st != MM2_OK) {
+            j->trail_failed = true;
+            job_trail_unrecorded(j, err, path);
+        }
+    }
     free(text);
-    return MM2_OK;
+    return st;
 }
 
 void job_add_offsets(cJSON *arr, const struct mm2_source_offsets *offs)

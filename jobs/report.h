@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "job.h"
 #include "mm2_connect.h"
 #include "mm2_err.h"
 #include "mm2_plan.h"
@@ -22,8 +23,10 @@ enum mm2_status job_add_migration(cJSON *report, const struct mm2_plan *plan,
  * (stop's and remove's reports); stops early when out of memory. */
 void job_add_offsets(cJSON *arr, const struct mm2_source_offsets *offs);
 
-/* Seals report, writes it to path (when not NULL) and prints it on stdout. */
-enum mm2_status job_report(const char *what, cJSON *report, const char *path,
+/* Seals report, writes it to path (when not NULL), prints it on stdout and records it in the
+ * audit trail (trail.h; as file, or "<subcommand>.json" without one). A trail that fails leaves
+ * the file written and the report printed: err then says how to record it later. */
+enum mm2_status job_report(struct job *j, const char *what, cJSON *report, const char *path,
                            struct mm2_error *err);
 
 #endif

@@ -6,13 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "load.h"
 #include "mm2_cli.h"
 #include "mm2_connlive.h"
+#include "mm2_json.h"
+#include "mm2_artifact.h"
 #include "options.h"
 #include "recheck.h"
+#include "report.h"
 
 #define DEFAULT_WAIT_MS 120000L
 
@@ -85,6 +89,34 @@ static int wait_running(struct job *j, const char *name, long timeout_ms)
     }
 }
 
+/* The approval, as a sealed record (kind MM2_KIND_RESUME) printed on stdout and put in the audit
+ * trail before MM2 starts. */
+static enum mm2_status record_approval(struct job *j, const struct mm2_plan *plan,
+                                       const char *plan_path, size_t verified,
+                                       struct mm2_error *err)
+{
+    char now[32], host[256] = "";
+    cJSON *root = cJSON_CreateObject();
+    enum mm2_status st;
+
+    job_utc_now(now, sizeof(now));
+    (void)gethostname(host, sizeof(host) - 1);
+    if (root == NULL || cJSON_AddStringToObject(root, "kind", MM2_KIND_RESUME) == NULL ||
+        cJSON_AddStringToObject(root, "created", now) == NULL ||
+        cJSON_AddStringToObject(root, "approved_plan_digest", plan->digest) == NULL ||
+        cJSON_AddStringToObject(root, "plan_file", plan_path) == NULL ||
+        cJSON_AddStringToObject(root, "host", host) == NULL ||
+        !cJSON_AddItemToObject(root, "verified_partitions", mm2_json_int((int64_t)verified))) {
+        cJSON_Delete(root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    st = job_add_migration(root, plan, err);
+    if (st == MM2_OK)
+        st = job_report(j, "resume record", root, NULL, err);
+    cJSON_Delete(root);
+    return st;
+}
+
 int cmd_resume(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *approve = NULL;
@@ -136,6 +168,12 @@ int cmd_resume(struct job *j, int argc, char **argv)
     if (vr.mismatches > 0) {
         job_compare_failed(j, "", &vr, "the connector was not resumed");
         rc = MM2_CHECK_FAILED;
+        goto out;
+    }
+    if (record_approval(j, &plan, plan_path, vr.checked, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+        mm2_log_error(&j->log, "the connector was not resumed: its approval must be on record "
+                               "in the audit trail first");
         goto out;
     }
     job_info(j, "verified %zu partitions; PUT /connectors/%s/resume (approved %s)", vr.checked,

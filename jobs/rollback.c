@@ -16,6 +16,7 @@
 #include "options.h"
 #include "readback.h"
 #include "stopped.h"
+#include "trail.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
@@ -121,6 +122,10 @@ static int run(struct job *j, const struct mm2_plan *plan, const char *out, bool
     if (csv == NULL) {
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     } else if (mm2_file_write("rollback CSV", out, csv, len, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+    } else if (job_trail_put(j, j->cmd, JOB_TRAIL_KIND_CSV, out, csv, len, NULL, &err) != MM2_OK) {
+        /* Before --commit: what Flink is set to is on record first. */
+        job_trail_unrecorded(j, &err, out);
         rc = job_fail(j, &err);
     } else {
         job_info(j, "wrote %s: %zu partitions (%zu from MM2's offsets, %zu from the plan's C)", out,

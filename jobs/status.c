@@ -13,11 +13,13 @@
 #include "mm2_json.h"
 #include "mm2_pj.h"
 #include "options.h"
+#include "trailread.h"
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
 static const struct mm2_exit_note exit_notes[] = {
     {MM2_OK, "shown"},
-    {MM2_CHECK_FAILED, "the connector or a task FAILED, or it does not exist"},
+    {MM2_CHECK_FAILED, "the connector or a task FAILED, or it does not exist; the trail not "
+                       "whole"},
     {MM2_USAGE, NULL},
     {MM2_CONFIG, "the INI file or the plan"},
     {MM2_UNREACHABLE, "Kafka or Connect, or timed out"},
@@ -28,14 +30,20 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: " PROG " status --config FILE --plan FILE [--format text|json]\n"
+            "       " PROG " status --config FILE --trail [--restore DIR] [--format text|json]\n"
             "Shows the connector's state and its tasks', and per planned partition: the plan's\n"
             "C, the position MM2 will read next (its offset + 1), the source log end and the\n"
-            "lag between them.\n"
+            "lag between them. With --trail, reads the migration's audit trail back from the\n"
+            "[trail] topic on the target instead: every document recorded, each digest\n"
+            "verified, and what is incomplete, corrupt or missing (exit 1).\n"
             "\n"
             "Options:\n"
             "  -c, --config FILE        the migration INI file\n"
             "  -p, --plan FILE          the plan\n"
-            "  -f, --format text|json   output format (text)\n");
+            "  -f, --format text|json   output format (text)\n"
+            "  -T, --trail              read the audit trail back instead\n"
+            "  -R, --restore DIR        with --trail, write each document there as\n"
+            "                           OFFSET-FILE (a restored artifact is checked again)\n");
     job_usage_end(out, 27, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
@@ -205,11 +213,12 @@ static int show(struct job *j, const struct mm2_plan *plan, bool json)
 
 int cmd_status(struct job *j, int argc, char **argv)
 {
-    const char *config = NULL, *plan_path = NULL, *format = NULL;
+    const char *config = NULL, *plan_path = NULL, *format = NULL, *restore = NULL;
+    bool trail = false;
     const struct job_opt opts[] = {
-        {"config", 'c', JOB_OPT_STRING, &config},
-        {"plan", 'p', JOB_OPT_STRING, &plan_path},
-        {"format", 'f', JOB_OPT_STRING, &format},
+        {"config", 'c', JOB_OPT_STRING, &config},   {"plan", 'p', JOB_OPT_STRING, &plan_path},
+        {"format", 'f', JOB_OPT_STRING, &format},   {"trail", 'T', JOB_OPT_FLAG, &trail},
+        {"restore", 'R', JOB_OPT_STRING, &restore},
     };
     struct mm2_plan plan = {0};
     bool done;
@@ -219,6 +228,18 @@ int cmd_status(struct job *j, int argc, char **argv)
         return rc;
     if (format != NULL && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         return job_usage_error(j, "--format must be text or json, got \"%.40s\"", format);
+    if (restore != NULL && !trail)
+        return job_usage_error(j, "--restore DIR goes with --trail");
+    if (trail && plan_path != NULL)
+        return job_usage_error(j, "--trail reads the trail, not a plan: leave --plan out");
+    if (trail) {
+        if (config == NULL)
+            return job_usage_error(j, "--config FILE is required (the migration INI file)");
+        rc = job_load(j, config);
+        return rc != MM2_OK
+                   ? rc
+                   : job_trail_show(j, restore, format != NULL && strcmp(format, "json") == 0);
+    }
     rc = job_load_plan(j, config, plan_path, &plan);
     if (rc == MM2_OK)
         rc = show(j, &plan, format != NULL && strcmp(format, "json") == 0);

@@ -137,7 +137,7 @@ static int run(struct job *j, const char *report, long timeout_ms)
     mm2_source_offsets_free(&offs);
     if (rep == NULL)
         return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
-    if (job_report("stop report", rep, report, &err) != MM2_OK)
+    if (job_report(j, "stop report", rep, report, &err) != MM2_OK)
         rc = job_fail(j, &err);
     cJSON_Delete(rep);
     return rc;

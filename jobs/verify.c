@@ -55,7 +55,7 @@ int cmd_verify(struct job *j, int argc, char **argv)
     if (rc != MM2_OK || done)
         return rc;
     if (job_connect(j, &err) != MM2_OK || job_compare(j, &plan, &vr, &err) != MM2_OK ||
-        job_report("verify report", vr.report, report, &err) != MM2_OK) {
+        job_report(j, "verify report", vr.report, report, &err) != MM2_OK) {
         rc = job_fail(j, &err);
     } else {
         if (vr.mismatches > 0) {

@@ -24,6 +24,8 @@
 #define MM2_KIND_CHECK "mm2kit.check/v2"
 /* preflight's findings, with the migration they were found for (mm2_binding_add_json). */
 #define MM2_KIND_PREFLIGHT "mm2kit.preflight/v1"
+/* resume's record of the approval it acted on, written before MM2 starts (jobs/resume.c). */
+#define MM2_KIND_RESUME "mm2kit.resume/v1"
 
 /* Replaces any "digest" member of tree by the digest of the rest, appended last, and copies it
  * into digest. MM2_UNEXPECTED when tree cannot be printed (a number that is not an integer). */

@@ -42,6 +42,7 @@ struct parse_state {
         seen_group, seen_rest, seen_job, seen_ckpt, seen_mapping, seen_file, seen_cluster_id[2],
         seen_tail[NTAIL_KEYS], seen_principal[2], seen_itopic[3], seen_rf, seen_isr, seen_isolation,
         seen_margin, seen_user, seen_password;
+    struct mm2_config_trail_seen trail;
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
@@ -538,7 +539,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     char *value;
     bool known = strcmp(section, "source") == 0 || strcmp(section, "target") == 0 ||
                  strcmp(section, "connect") == 0 || strcmp(section, "flink") == 0 ||
-                 strcmp(section, "connector") == 0;
+                 strcmp(section, "connector") == 0 || strcmp(section, "trail") == 0;
 
     if (!known) {
         /* One line per unknown section, not one per key in it. */
@@ -550,12 +551,12 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (section[0] == '\0')
             mm2_problems_add(st->p,
                              "%s: key \"%.60s\" is outside any section; put it under [source], "
-                             "[target], [connect], [flink] or [connector]",
+                             "[target], [connect], [flink], [connector] or [trail]",
                              st->file, name);
         else
             mm2_problems_add(st->p,
                              "%s: unknown section [%.60s]; the sections are source, target, "
-                             "connect, flink, connector",
+                             "connect, flink, connector, trail",
                              st->file, section);
         return 1;
     }
@@ -581,6 +582,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         connect_key(st, name, value);
     } else if (strcmp(section, "flink") == 0) {
         flink_key(st, name, value);
+    } else if (strcmp(section, "trail") == 0) {
+        mm2_config_trail_key(c, &st->trail, st->file, name, value, st->p);
     } else if (strcmp(section, "connector") == 0) {
         if (strcmp(name, "file") == 0) {
             char *f = NULL;
@@ -683,6 +686,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->internal_rf = 3;
     out->internal_isr = 2;
     out->retention_margin_ms = 86400 * 1000L;
+    mm2_config_trail_defaults(out);
     out->path = strdup(path);
     mm2_problems_check_lines(p, text, path, MM2_CONFIG_LINE_MAX);
     if (p->n > 0)
@@ -722,6 +726,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
         mm2_problems_add(p, "%s: [connect] username and password go together; give both or neither",
                          path);
     defaults(&st);
+    mm2_config_trail_finish(out, p);
     redact(out, p);
     return p->n > 0 || p->dropped > 0 ? MM2_CONFIG : MM2_OK;
 }
@@ -774,7 +779,7 @@ void mm2_config_free(struct mm2_config *c)
         c->connect_url,      c->connect_ca,        c->connect_user,      c->group,
         c->connect_password, c->flink_rest_url,    c->flink_job_id,      c->connector_file,
         c->source_principal, c->target_principal,  c->config_topic,      c->offset_topic,
-        c->status_topic,     c->flink_isolation};
+        c->status_topic,     c->flink_isolation,   c->trail_topic};
     for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
         free(own[i]);
     memset(c, 0, sizeof(*c));

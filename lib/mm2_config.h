@@ -30,6 +30,9 @@
  *                retention.margin.seconds (86400; 1 to 366 days): how long C must stay above
  *                the source's log start (the cutover window plus the approval wait)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
+ *   [trail]      the audit trail (mm2_config_trail.c; docs/ARCHITECTURE.md §3.4): enabled (true),
+ *                topic (mm2kit.trail, on the target cluster), replication.factor (the broker's
+ *                default), retention.days (28: the rollback window, 1 to 3650)
  *
  * Contract:
  *   - Never prints, never exits. Every problem found is collected (struct mm2_problems), one
@@ -107,6 +110,10 @@ struct mm2_config {
     bool headers_preserved;    /* [flink] headers.preserved */
     bool timestamps_preserved; /* [flink] timestamps.preserved */
     char *connector_file;
+    bool trail_enabled;      /* [trail] enabled (true) */
+    char *trail_topic;       /* [trail] topic (mm2kit.trail) */
+    long trail_rf;           /* [trail] replication.factor (-1: the broker's default) */
+    long trail_retention_ms; /* [trail] retention.days (28) */
     char *secrets[MM2_CONFIG_SECRETS_MAX]; /* values taken from the environment */
     size_t nsecrets;
 };
@@ -123,6 +130,16 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
 enum mm2_status mm2_config_load(const char *path, struct mm2_config *out, struct mm2_problems *p);
 
 void mm2_config_free(struct mm2_config *c);
+
+/* [trail] (mm2_config_trail.c): its defaults, one key, and the defaults of what was not given. */
+struct mm2_config_trail_seen {
+    bool key[4];
+};
+void mm2_config_trail_defaults(struct mm2_config *c);
+void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *seen,
+                          const char *file, const char *key, const char *value,
+                          struct mm2_problems *p);
+void mm2_config_trail_finish(struct mm2_config *c, struct mm2_problems *p);
 
 /* The target topic Flink wrote for source topic (topic.mapping, or the same name). */
 const char *mm2_config_flink_target(const struct mm2_config *c, const char *topic);

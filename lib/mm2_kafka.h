@@ -290,6 +290,44 @@ enum mm2_status mm2_kafka_describe_config(struct mm2_kafka *k, const char *const
                                           const char *key, struct mm2_kafka_config_value *out,
                                           const struct mm2_deadline *dl, struct mm2_error *err);
 
+/* A topic to create: partitions and replication_factor as CreateTopics takes them (-1: the
+ * broker's default), configs applied at creation. */
+struct mm2_kafka_new_topic {
+    const char *topic;
+    int partitions;
+    int replication_factor;
+    const struct mm2_kv *configs;
+    size_t nconfigs;
+};
+/* Creates t (one CreateTopics request, retried like every admin call); *created is false when it
+ * existed already (TOPIC_ALREADY_EXISTS is no error). Needs Create on the topic or the cluster. */
+enum mm2_status mm2_kafka_create_topic(struct mm2_kafka *k, const struct mm2_kafka_new_topic *t,
+                                       bool *created, const struct mm2_deadline *dl,
+                                       struct mm2_error *err);
+
+/* ---- the trail's writes (mm2_kafka_produce.c) -------------------------------------------- */
+
+/* One record to write; everything borrowed (copied when sent). */
+struct mm2_kafka_out {
+    const void *key;
+    size_t key_len;
+    const void *value;
+    size_t value_len;
+    const struct mm2_kv *headers; /* string values */
+    size_t nheaders;
+};
+
+/* Writes the n records to one partition of topic, in order, and waits until every one is
+ * acknowledged by all in-sync replicas (acks=all) or the deadline passes. The producer (made on
+ * first use from the client's properties) keeps one request in flight and is not idempotent (no
+ * IdempotentWrite needed): a retried request may write a record twice, never two out of order.
+ * Records are lz4-compressed. A record not acknowledged fails the call: MM2_UNREACHABLE at the
+ * deadline (those still queued are purged), otherwise the status of librdkafka's error (an
+ * authorization error is MM2_CONFIG), naming the topic and how many of the n were written. */
+enum mm2_status mm2_kafka_produce(struct mm2_kafka *k, const char *topic, int32_t partition,
+                                  const struct mm2_kafka_out *recs, size_t n,
+                                  const struct mm2_deadline *dl, struct mm2_error *err);
+
 /* ---- the bounded read and its records (mm2_kafka_read.c) --------------------------------- */
 /* A record list owns copies of everything its records hold, whatever the call returned: free it
  * with mm2_record_list_free. */

@@ -297,9 +297,51 @@ static void configs_read(rd_kafka_event_t *ev, const struct admin_args *a, struc
     free(seen);
 }
 
+static bool create_send(struct handle *h, const struct admin_args *a, rd_kafka_AdminOptions_t *o,
+                        rd_kafka_queue_t *q, struct admin_req *r)
+{
+    char errstr[256];
+    const struct mm2_kafka_new_topic *t = a->create;
+
+    r->newtopic = rd_kafka_NewTopic_new(t->topic, t->partitions, t->replication_factor, errstr,
+                                        sizeof(errstr));
+    if (r->newtopic == NULL)
+        return false;
+    for (size_t i = 0; i < t->nconfigs; i++)
+        if (rd_kafka_NewTopic_set_config(r->newtopic, t->configs[i].key, t->configs[i].value) !=
+            RD_KAFKA_RESP_ERR_NO_ERROR)
+            return false;
+    rd_kafka_CreateTopics(h->rk, &r->newtopic, 1, o, q);
+    return true;
+}
+
+/* TOPIC_ALREADY_EXISTS is an answer, not an error: a retried request that created it, or another
+ * migration's run. */
+static void create_read(rd_kafka_event_t *ev, const struct admin_args *a, struct attempt *at)
+{
+    size_t cnt = 0;
+    const rd_kafka_CreateTopics_result_t *res = rd_kafka_event_CreateTopics_result(ev);
+    const rd_kafka_topic_result_t **t =
+        res != NULL ? rd_kafka_CreateTopics_result_topics(res, &cnt) : NULL;
+
+    at->e = rd_kafka_event_error(ev);
+    at->topic = a->create->topic;
+    at->partition = -1;
+    if (at->e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return;
+    if (cnt != 1) {
+        at->e = RD_KAFKA_RESP_ERR__BAD_MSG;
+        return;
+    }
+    at->e = rd_kafka_topic_result_error(t[0]);
+    *a->created = at->e == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (at->e == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
+        at->e = RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 /* ---- the table and its loop -------------------------------------------------------------- */
 
-enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT, ADMIN_CONFIGS };
+enum admin_kind { ADMIN_COMMITTED, ADMIN_GROUP, ADMIN_COMMIT, ADMIN_CONFIGS, ADMIN_CREATE };
 
 static const struct admin_call ADMIN_CALLS[] = {
     [ADMIN_COMMITTED] = {RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, list_send, list_read, false},
@@ -308,6 +350,7 @@ static const struct admin_call ADMIN_CALLS[] = {
     [ADMIN_COMMIT] = {RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, alter_send, alter_read, true},
     [ADMIN_CONFIGS] = {RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, mm2_kafka_admin_configs_send,
                        configs_read, false},
+    [ADMIN_CREATE] = {RD_KAFKA_ADMIN_OP_CREATETOPICS, create_send, create_read, false},
 };
 
 static void admin_req_free(struct admin_req *r)
@@ -321,6 +364,8 @@ static void admin_req_free(struct admin_req *r)
     free(r->res);
     if (r->topics != NULL)
         rd_kafka_TopicCollection_destroy(r->topics);
+    if (r->newtopic != NULL)
+        rd_kafka_NewTopic_destroy(r->newtopic);
 }
 
 /* What a classic group with members answers a commit from outside it. */
@@ -341,7 +386,7 @@ enum mm2_status mm2_kafka_admin_run(struct mm2_kafka *k, const struct admin_call
         st = mm2_kafka_handle_wait_up(k, h, dl, what, err);
     while (st == MM2_OK) {
         struct attempt at = {RD_KAFKA_RESP_ERR__TIMED_OUT, NULL, 0};
-        struct admin_req r = {NULL, NULL, NULL, NULL, 0, NULL};
+        struct admin_req r = {NULL, NULL, NULL, NULL, 0, NULL, NULL};
         rd_kafka_AdminOptions_t *o = admin_options(h, c->op, dl);
         rd_kafka_queue_t *q = rd_kafka_queue_new(h->rk);
 
@@ -503,4 +548,21 @@ enum mm2_status mm2_kafka_compacted(struct mm2_kafka *k, const char *const *topi
     free(idx);
     free(tps);
     return st;
+}
+
+enum mm2_status mm2_kafka_create_topic(struct mm2_kafka *k, const struct mm2_kafka_new_topic *t,
+                                       bool *created, const struct mm2_deadline *dl,
+                                       struct mm2_error *err)
+{
+    char what[320];
+    struct admin_args a = {.create = t, .created = created};
+    enum mm2_status st = mm2_kafka_handle_enter(k, dl, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (t == NULL || t->topic == NULL || t->topic[0] == '\0' || created == NULL)
+        return mm2_kafka_handle_fail(k, err, MM2_USAGE, "create topic: no topic or no output");
+    *created = false;
+    snprintf(what, sizeof(what), "create topic '%.255s'", t->topic);
+    return mm2_kafka_admin_run(k, &ADMIN_CALLS[ADMIN_CREATE], &a, dl, what, err);
 }

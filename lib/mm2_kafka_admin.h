@@ -29,6 +29,8 @@ struct admin_args {
     const char *key; /* DescribeConfigs of one key (tps' topics): its values into values */
     struct mm2_kafka_config_value *values;
     struct mm2_kafka_described *described; /* KIP-430: per topic (tps'), or the one group/cluster */
+    const struct mm2_kafka_new_topic *create; /* CreateTopics: the one topic */
+    bool *created;                            /* CreateTopics: false when it existed */
 };
 
 /* The objects one attempt made, freed once its answer is read. */
@@ -39,6 +41,7 @@ struct admin_req {
     rd_kafka_ConfigResource_t **res;
     size_t nres;
     rd_kafka_TopicCollection_t *topics;
+    rd_kafka_NewTopic_t *newtopic;
 };
 
 /* What differs between the admin calls; admin_run is the one retry loop around them. */

@@ -467,12 +467,32 @@ void mm2_kafka_handle_callbacks(rd_kafka_conf_t *conf)
     rd_kafka_conf_set_error_cb(conf, on_error);
 }
 
-/* Makes h, a consumer of the isolation level asked, unless it is made already. */
-static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool committed,
-                                   struct mm2_error *err)
+/* The producer's delivery reports, counted in each record's struct mm2_kafka_tally. */
+void mm2_kafka_handle_delivered(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    struct mm2_kafka_tally *t = m->_private;
+
+    (void)rk;
+    (void)opaque;
+    if (t == NULL)
+        return;
+    if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        t->acked++;
+    } else {
+        if (t->failed == 0)
+            t->first = m->err;
+        t->failed++;
+    }
+}
+
+/* Makes h, a client of type made from k's template with the props (NULL-terminated pairs) set on
+ * top, unless it is made already. */
+static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, rd_kafka_type_t type,
+                                   const char *const props[][2], struct mm2_error *err)
 {
     char errstr[ERRSTR_MAX];
     rd_kafka_conf_t *c;
+    bool ok = true;
 
     if (h->rk != NULL)
         return MM2_OK;
@@ -480,16 +500,19 @@ static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool c
     if (c == NULL)
         return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "out of memory");
     rd_kafka_conf_set_opaque(c, h);
-    if (rd_kafka_conf_set(c, "isolation.level", committed ? "read_committed" : "read_uncommitted",
-                          errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
-            RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (size_t i = 0; ok && props[i][0] != NULL; i++)
+        ok = rd_kafka_conf_set(c, props[i][0], props[i][1], errstr, sizeof(errstr)) ==
+             RD_KAFKA_CONF_OK;
+    if (!ok || rd_kafka_conf_interceptor_add_on_new(c, "mm2_kafka", on_new, h) !=
+                   RD_KAFKA_RESP_ERR_NO_ERROR) {
         rd_kafka_conf_destroy(c);
         return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED,
                                      "cannot set up a librdkafka configuration");
     }
+    if (type == RD_KAFKA_PRODUCER)
+        rd_kafka_conf_set_dr_msg_cb(c, mm2_kafka_handle_delivered);
     errstr[0] = '\0';
-    h->rk = rd_kafka_new(RD_KAFKA_CONSUMER, c, errstr, sizeof(errstr));
+    h->rk = rd_kafka_new(type, c, errstr, sizeof(errstr));
     if (h->rk == NULL) {
         rd_kafka_conf_destroy(c); /* rd_kafka_new takes it only on success */
         return mm2_kafka_handle_refused(k, errstr, err);
@@ -497,12 +520,38 @@ static enum mm2_status handle_make(struct mm2_kafka *k, struct handle *h, bool c
     return MM2_OK;
 }
 
+static enum mm2_status consumer_make(struct mm2_kafka *k, struct handle *h, bool committed,
+                                     struct mm2_error *err)
+{
+    const char *const props[][2] = {
+        {"isolation.level", committed ? "read_committed" : "read_uncommitted"}, {NULL, NULL}};
+
+    return handle_make(k, h, RD_KAFKA_CONSUMER, props, err);
+}
+
+/* The trail's producer (mm2_kafka.h, mm2_kafka_produce): every record on all in-sync replicas,
+ * one request in flight so that a retry cannot reorder, no idempotence (it would need the
+ * IdempotentWrite ACL on older brokers), lz4 (built into every librdkafka). */
+enum mm2_status mm2_kafka_handle_producer(struct mm2_kafka *k, struct handle **out,
+                                          struct mm2_error *err)
+{
+    static const char *const props[][2] = {{"acks", "all"},
+                                           {"enable.idempotence", "false"},
+                                           {"max.in.flight.requests.per.connection", "1"},
+                                           {"compression.type", "lz4"},
+                                           {"linger.ms", "5"},
+                                           {NULL, NULL}};
+
+    *out = &k->prod;
+    return handle_make(k, *out, RD_KAFKA_PRODUCER, props, err);
+}
+
 /* The handle for the isolation level asked, made on first use. */
 enum mm2_status mm2_kafka_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
                                      struct mm2_error *err)
 {
     *out = &k->h[committed ? 1 : 0];
-    return handle_make(k, *out, committed, err);
+    return consumer_make(k, *out, committed, err);
 }
 
 enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, size_t j,
@@ -513,7 +562,7 @@ enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, siz
         return mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: no reader %zu", j);
     *out = j == 0 ? &k->h[committed ? 1 : 0] : &k->extra[committed ? 1 : 0][j - 1];
     *made = (*out)->rk == NULL;
-    return handle_make(k, *out, committed, err);
+    return consumer_make(k, *out, committed, err);
 }
 
 /* Waits until the handle has cluster metadata (some broker answered, authenticated), ending
@@ -577,6 +626,8 @@ void mm2_kafka_handle_init_all(struct mm2_kafka *k)
             atomic_init(&k->extra[i][j].sent, 0);
         }
     }
+    k->prod.k = k;
+    atomic_init(&k->prod.sent, 0);
     k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
@@ -588,6 +639,9 @@ void mm2_kafka_handle_destroy_all(struct mm2_kafka *k)
         k->h[i].rk = NULL;
         paused_free(&k->h[i]);
     }
+    if (k->prod.rk != NULL) /* mm2_kafka_produce waited for or purged every record */
+        rd_kafka_destroy(k->prod.rk);
+    k->prod.rk = NULL;
     mm2_kafka_readers_release(k);
 }
 
@@ -608,7 +662,7 @@ long mm2_kafka_requests(const struct mm2_kafka *k)
 {
     if (k == NULL)
         return 0;
-    long sum = atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent);
+    long sum = atomic_load(&k->h[0].sent) + atomic_load(&k->h[1].sent) + atomic_load(&k->prod.sent);
     for (size_t i = 0; i < 2; i++)
         for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++)
             sum += atomic_load(&k->extra[i][j].sent);

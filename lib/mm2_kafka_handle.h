@@ -13,6 +13,7 @@
  *   mm2_kafka_describe.c what a principal may do (KIP-430), one config's values per topic
  *   mm2_kafka_read.c     the bounded read of one partition, and the records it returns
  *   mm2_kafka_many.c     the read of many partition ranges in one pass
+ *   mm2_kafka_produce.c  the trail's writes (a producer handle of its own)
  * This file calls none of the others.
  *
  * Contract:
@@ -102,7 +103,8 @@ struct mm2_kafka {
     size_t nhidden;
     struct handle h[2]; /* [0] read_uncommitted, [1] read_committed */
     struct handle extra[2][MM2_KAFKA_HANDLE_READERS - 1];
-    size_t per_reader; /* MM2_KAFKA_HANDLE_PER_READER; unit tests lower it to spread a few */
+    struct handle prod; /* the trail's producer (mm2_kafka_produce.c), made on first use */
+    size_t per_reader;  /* MM2_KAFKA_HANDLE_PER_READER; unit tests lower it to spread a few */
 };
 
 /* A partition asked for, and its place in the caller's array. */
@@ -193,6 +195,15 @@ void mm2_kafka_handle_destroy_all(struct mm2_kafka *k);
 /* The handle of the isolation level asked (read_committed or not), made on first use. */
 enum mm2_status mm2_kafka_handle_get(struct mm2_kafka *k, bool committed, struct handle **out,
                                      struct mm2_error *err);
+/* The producer, made on first use: acks=all, one request in flight, not idempotent, lz4. */
+enum mm2_status mm2_kafka_handle_producer(struct mm2_kafka *k, struct handle **out,
+                                          struct mm2_error *err);
+/* Its delivery report callback: each record's opaque is a struct mm2_kafka_tally. */
+void mm2_kafka_handle_delivered(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque);
+struct mm2_kafka_tally {
+    size_t acked, failed;
+    rd_kafka_resp_err_t first; /* the first failure's error */
+};
 /* Reader j (0 to MM2_KAFKA_HANDLE_READERS - 1) of the isolation level asked: h[committed] for 0,
  * else extra[committed][j - 1], made on first use (*made says whether this call made it). */
 enum mm2_status mm2_kafka_handle_reader(struct mm2_kafka *k, bool committed, size_t j,

@@ -19,7 +19,7 @@ load offsets_helpers
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
-    "preflight export plan apply verify resume status check stop remove rollback-plan "
+    "preflight export plan apply verify resume status check stop remove rollback-plan record "
   assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
   assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
   assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
@@ -57,7 +57,7 @@ load offsets_helpers
     [stop]="stop --config FILE [--report FILE] [--timeout SECONDS]"
     [remove]="remove --config FILE --plan FILE [--report FILE]"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check stop remove rollback-plan record; do
     run -0 --separate-stderr offsets "$c" --help
     assert_equal "$stderr" ""
     assert_line --index 0 "Usage: mm2-offsets ${usage[$c]}"
@@ -94,7 +94,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown long option of any command exits 2 with one line and the command's help hint" {
   local c
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check stop remove rollback-plan record; do
     run -2 offsets "$c" --dry-run
     assert_output "$E $c: error: unknown option '--dry-run'
 $(try "$c")"
@@ -136,7 +136,7 @@ $(try plan)"
     [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
     [stop]="--report s.json" [remove]="--plan p.json"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check stop remove rollback-plan record; do
     # shellcheck disable=SC2086 # the options, split on purpose
     run -2 offsets "$c" ${rest[$c]}
     assert_output "$E $c: error: --config FILE is required (the migration INI file)
@@ -241,18 +241,18 @@ $(try status)"
 @test "an unknown section exits 3 and lists the sections, once" {
   ini_add kafka "linger.ms = 5" "acks = all"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector"
+  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail"
   # Once also when it comes back after another section.
   ini_add metrics "port = 9404"
   ini_add kafka "retries = 3"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector
-$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector"
+  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail
+$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail"
 }
 @test "a key outside any section exits 3 and names the sections" {
   sed -i '1i group.id = flink-copy' "$INI"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: key \"group.id\" is outside any section; put it under [source], [target], [connect], [flink] or [connector]"
+  assert_output "$E verify: error: $INI: key \"group.id\" is outside any section; put it under [source], [target], [connect], [flink], [connector] or [trail]"
 }
 @test "an unknown key exits 3 and lists the keys of its section" {
   ini_add connect "timeout = 5"
@@ -455,7 +455,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, connect.wait.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector
+$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
 $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer group)"
 }

@@ -150,6 +150,10 @@ job.id = 0123456789abcdef0123456789abcdef
 
 [connector]
 file = connector.json
+
+[trail]
+# The fake Kafka of these tests takes no writes: the trail has tests of its own.
+enabled = false
 INI
 }
 

@@ -62,7 +62,8 @@ refuses_row() {
   [ "$role" = target ] && principal=User:$BED_TARGET_USER
   name=${name//\{replicated topic\}/pf.orders}
   name=${name//\{flink group\}/pf-flink}
-  local names=(--name "replicated topic=pf.orders" --name "flink group=pf-flink")
+  name=${name//\{trail topic\}/mm2kit.trail}
+  local names=(--name "replicated topic=pf.orders" --name "flink group=pf-flink" --name "trail topic=mm2kit.trail")
   if [ "$when" = commit ] || [ "$op" = Create ]; then code=0; fi
   run -0 "${KIT[@]}" grant --revoke-line "$line" "${names[@]}"
   # Read implies Describe (StandardAuthorizerData): a Describe row goes with the rows of the same
@@ -267,4 +268,13 @@ pf_variant() {
   [[ "$stderr" == *"Connect's config topic pf-bad-configs has cleanup.policy=delete, not compact"* ]] ||
     fail "preflight --workers said: $stderr"
   [[ "$stderr" == *"Connect's config topic pf-bad-configs has 3 partitions, not 1"* ]] || fail "preflight --workers said: $stderr"
+}
+
+# bats test_tags=acl-table
+@test "preflight refuses a missing Write on the audit trail's topic, naming the principal, the topic and the grant" {
+  local line role op res when name
+  # the trail exists once a command recorded (the first test's preflight did)
+  read -r line role op res when name < <(pf_rows | awk '$2 == "target" && $3 == "Write" && $6 == "{trail" && $7 == "topic}"')
+  [ -n "${line:-}" ] || fail "docs/acls.md has no target Write row on {trail topic}"
+  refuses_row "$line" "$role" "$op" "$res" "$name" "$when"
 }

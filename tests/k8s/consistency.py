@@ -231,6 +231,7 @@ for m in re.finditer(r"mm2-offsets ([a-z-]+)((?: --?[a-z-]+(?: [^ &;]+)?)*)", sc
 cfg_src = read("lib", "mm2_config.c")
 sections = set(re.findall(r'strcmp\(section, "([a-z]+)"\)', cfg_src))
 keys = set(re.findall(r'strcmp\((?:key|name), "([a-z.]+)"\)', cfg_src))
+trail_keys = set(re.findall(r'"([a-z.]+)"', re.search(r"keys\[\] = \{([^}]*)\}", read("lib", "mm2_config_trail.c")).group(1)))
 section = None
 for line in uncommented(ini, ";#").splitlines():
     line = line.strip()
@@ -243,6 +244,8 @@ for line in uncommented(ini, ";#").splitlines():
     key = line.split("=", 1)[0].strip()
     if section in ("connect", "flink", "connector"):
         check(key in keys, f"migration.ini key [{section}] {key} is one lib/mm2_config.c reads")
+    if section == "trail":
+        check(key in trail_keys, f"migration.ini key [trail] {key} is one lib/mm2_config_trail.c reads: {sorted(trail_keys)}")
 job_conn = json.loads(cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["data"]["connector.json"])
 file_key = re.search(r"^file\s*=\s*(\S+)", uncommented(ini, ";#"), re.M)
 check(file_key is not None and file_key.group(1).endswith("/connector.json") and
