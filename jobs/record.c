@@ -118,7 +118,10 @@ static int record_json(struct job *j, const char *path, const char *text, size_t
         cJSON_Delete(tree);
         return MM2_CONFIG;
     }
-    if (mm2_artifact_verify(path, tree, kind->valuestring, digest, &err) != MM2_OK) {
+    char what[300];
+
+    (void)snprintf(what, sizeof(what), "file %.280s", path);
+    if (mm2_artifact_verify(what, tree, kind->valuestring, digest, &err) != MM2_OK) {
         cJSON_Delete(tree);
         return job_fail(j, &err);
     }
@@ -154,6 +157,8 @@ int cmd_record(struct job *j, int argc, char **argv)
 
     if (rc != MM2_OK || done)
         return rc;
+    if (config == NULL)
+        return job_usage_error(j, "--config FILE is required (the migration INI file)");
     if (file == NULL)
         return job_usage_error(j, "--file FILE is required (the file to record)");
     rc = job_load(j, config);

@@ -15,6 +15,7 @@
 #define BATCH 8            /* chunks per read: 4 MiB at most */
 #define PROGRESS_MS 10000L /* a progress line this often on a long read */
 #define PATH_LEN 4096
+#define EMPTY_READS 20 /* reads in a row that may come back empty below the end */
 
 /* What a read of the trail gathers. */
 struct gather {
@@ -118,7 +119,7 @@ static void one_record(struct gather *g, const struct mm2_record *rec)
     /* The document this chunk cut short ends before its own starts (and, for a document of one
      * chunk, ends). */
     for (size_t i = 0; i < ev.nended; i++)
-        if (ev.ended[i].offset != rec->offset)
+        if (!ev.own[i])
             keep(g, &ev.ended[i]);
     if (g->dir != NULL && ev.first && !restore_open(g))
         mm2_refuse(&g->r,
@@ -129,7 +130,7 @@ static void one_record(struct gather *g, const struct mm2_record *rec)
         fwrite(rec->value, 1, rec->value_len, g->f) != rec->value_len)
         mm2_refuse(&g->r, "cannot write in %s: disk full? [rule trail-restore]", g->dir);
     for (size_t i = 0; i < ev.nended; i++)
-        if (ev.ended[i].offset == rec->offset)
+        if (ev.own[i])
             keep(g, &ev.ended[i]);
 }
 
@@ -139,6 +140,7 @@ static enum mm2_status read_all(struct gather *g, int64_t start, int64_t end, st
     struct job *j = g->j;
     long last = mm2_deadline_now_ms();
     int64_t from = start;
+    int empty = 0;
 
     while (from < end) {
         struct mm2_record_list l = {0};
@@ -155,8 +157,15 @@ static enum mm2_status read_all(struct gather *g, int64_t start, int64_t end, st
         mm2_record_list_free(&l);
         if (st != MM2_OK)
             return st;
-        if (l.n == 0)
-            break; /* nothing but markers left below end */
+        /* A read that comes back empty below the end met the end-of-partition event of the read
+         * before it (librdkafka 2.8 may deliver it after the re-assign): read again. */
+        if (l.n == 0 && ++empty > EMPTY_READS)
+            return mm2_error_set(err, MM2_UNEXPECTED,
+                                 "[target] trail %s: %d reads in a row returned nothing at offset "
+                                 "%lld, below its end %lld",
+                                 j->cfg.trail_topic, EMPTY_READS, (long long)from, (long long)end);
+        if (l.n > 0)
+            empty = 0;
         if (mm2_deadline_now_ms() - last >= PROGRESS_MS) {
             last = mm2_deadline_now_ms();
             job_info(j, "trail: read to offset %lld of %lld", (long long)from, (long long)end);

@@ -322,8 +322,9 @@ struct mm2_kafka_out {
  * first use from the client's properties) keeps one request in flight and is not idempotent (no
  * IdempotentWrite needed): a retried request may write a record twice, never two out of order.
  * Records are lz4-compressed. A record not acknowledged fails the call: MM2_UNREACHABLE at the
- * deadline (those still queued are purged), otherwise the status of librdkafka's error (an
- * authorization error is MM2_CONFIG), naming the topic and how many of the n were written. */
+ * deadline (those still queued are purged), otherwise the status of librdkafka's error (a
+ * refused login is MM2_CONFIG, a refused Write MM2_UNEXPECTED), naming the topic and how many of
+ * the n were written. */
 enum mm2_status mm2_kafka_produce(struct mm2_kafka *k, const char *topic, int32_t partition,
                                   const struct mm2_kafka_out *recs, size_t n,
                                   const struct mm2_deadline *dl, struct mm2_error *err);

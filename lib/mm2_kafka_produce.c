@@ -103,8 +103,11 @@ enum mm2_status mm2_kafka_produce(struct mm2_kafka *k, const char *topic, int32_
             "write to '%.255s'[%d]: %zu of %zu records acknowledged "
             "before the deadline",
             topic, (int)partition, t.acked, n);
-    return mm2_kafka_handle_fail(k, err, mm2_kafka_handle_status_of(t.first),
-                                 "write to '%.255s'[%d]: %s: %s (%zu of %zu records acknowledged)",
-                                 topic, (int)partition, rd_kafka_err2name(t.first),
-                                 rd_kafka_err2str(t.first), t.acked, n);
+    return mm2_kafka_handle_fail(
+        k, err, mm2_kafka_handle_status_of(t.first),
+        "write to '%.255s'[%d]: %s: %s (%zu of %zu records acknowledged)%s", topic, (int)partition,
+        rd_kafka_err2name(t.first), rd_kafka_err2str(t.first), t.acked, n,
+        t.first == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED
+            ? "; grant this login Write on the topic (docs/acls.md)"
+            : "");
 }

@@ -205,7 +205,8 @@ static bool same_doc(const struct mm2_trail_meta *a, const struct mm2_trail_meta
            strcmp(a->time, b->time) == 0 && strcmp(a->command, b->command) == 0;
 }
 
-static void end_doc(struct mm2_trail_asm *a, enum mm2_trail_state state, struct mm2_trail_event *ev)
+static void end_doc(struct mm2_trail_asm *a, enum mm2_trail_state state, bool own,
+                    struct mm2_trail_event *ev)
 {
     a->cur.state = state;
     if (state == MM2_TRAIL_OK) {
@@ -215,6 +216,7 @@ static void end_doc(struct mm2_trail_asm *a, enum mm2_trail_state state, struct 
     } else {
         mm2_digest_abort(&a->d);
     }
+    ev->own[ev->nended] = own;
     ev->ended[ev->nended++] = a->cur;
     a->open = false;
 }
@@ -230,7 +232,7 @@ static void take(struct mm2_trail_asm *a, const void *value, size_t len, struct 
         (void)mm2_digest_update(&a->d, value, len);
     }
     if (a->next == a->cur.m.parts)
-        end_doc(a, a->broken ? MM2_TRAIL_INCOMPLETE : MM2_TRAIL_OK, ev);
+        end_doc(a, a->broken ? MM2_TRAIL_INCOMPLETE : MM2_TRAIL_OK, true, ev);
 }
 
 void mm2_trail_feed(struct mm2_trail_asm *a, const struct mm2_trail_meta *m, long part,
@@ -246,7 +248,7 @@ void mm2_trail_feed(struct mm2_trail_asm *a, const struct mm2_trail_meta *m, lon
         }
     }
     if (a->open)
-        end_doc(a, MM2_TRAIL_INCOMPLETE, ev);
+        end_doc(a, MM2_TRAIL_INCOMPLETE, false, ev);
     memset(&a->cur, 0, sizeof(a->cur));
     a->cur.m = *m;
     a->cur.offset = offset;
@@ -264,7 +266,7 @@ void mm2_trail_finish(struct mm2_trail_asm *a, struct mm2_trail_event *ev)
 {
     memset(ev, 0, sizeof(*ev));
     if (a->open)
-        end_doc(a, MM2_TRAIL_INCOMPLETE, ev);
+        end_doc(a, MM2_TRAIL_INCOMPLETE, true, ev);
 }
 
 /* The steps a step presupposes: each needs a complete document of `before` earlier. */

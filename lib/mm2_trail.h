@@ -114,6 +114,7 @@ struct mm2_trail_event {
     bool append;
     bool first; /* append, and it is part 0: a restore opens a new file */
     struct mm2_trail_doc ended[2];
+    bool own[2]; /* ended[i] is the chunk's own document (else one it cut short, ended first) */
     size_t nended;
 };
 

@@ -56,6 +56,7 @@ load offsets_helpers
     [rollback-plan]="rollback-plan --config FILE --out FILE [--plan FILE] [--commit]"
     [stop]="stop --config FILE [--report FILE] [--timeout SECONDS]"
     [remove]="remove --config FILE --plan FILE [--report FILE]"
+    [record]="record --config FILE --file FILE"
   )
   for c in preflight export plan apply verify resume status check stop remove rollback-plan record; do
     run -0 --separate-stderr offsets "$c" --help
@@ -81,7 +82,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove or rollback-plan
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove, rollback-plan or record
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {
@@ -134,7 +135,7 @@ $(try plan)"
     [export]="--out x.json" [plan]="--export e.json --out p.json" [apply]="--plan p.json"
     [verify]="--plan p.json" [resume]="--plan p.json --approve $BOGUS" [status]="--plan p.json"
     [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
-    [stop]="--report s.json" [remove]="--plan p.json"
+    [stop]="--report s.json" [remove]="--plan p.json" [record]="--file x.json"
   )
   for c in preflight export plan apply verify resume status check stop remove rollback-plan record; do
     # shellcheck disable=SC2086 # the options, split on purpose

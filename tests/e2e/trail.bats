@@ -41,12 +41,12 @@ restored() {
   run -0 oj "$d" status --config migration.ini --plan "restored/$(basename "$(restored "$d/restored" plan.json)")" -q
 }
 
-@test "a command that cannot record refuses to go on where the record must come first, and record puts its file in the trail later" {
+@test "a command that cannot record keeps its file and exits 5 naming the fix, and record puts the file in the trail later" {
   migration trl trl.t 'trl\\.t' 2 40 0:10,1:12
   # Nothing recorded yet for this migration: refused, saying so.
   run -1 --separate-stderr oj "$MIG" status --config migration.ini --trail --format json
   [[ "$stderr" == *"refused: the trail mm2kit.trail holds nothing for migration"*"trl"* ]] || fail "status said: $stderr"
-  # Write on the trail taken from the [target] login: export writes its file, then exits 3
+  # Write on the trail taken from the [target] login: export writes its file, then exits 5
   # naming the refusal and how to record it later.
   local line
   line=$(grep -n -- '| target | Write | Topic | {trail topic} |' "$E2E_ROOT/docs/acls.md" | cut -d: -f1)
@@ -54,7 +54,7 @@ restored() {
   run --separate-stderr oj "$MIG" export --config migration.ini --out export.json --stable-wait 2
   local rc=$status err=$stderr
   run -0 "${KIT[@]}" grant --role target --name "trail topic=mm2kit.trail"
-  [ "$rc" -eq 3 ] || fail "export exited $rc: $err"
+  [ "$rc" -eq 5 ] || fail "export exited $rc: $err"
   [[ "$err" == *"TOPIC_AUTHORIZATION_FAILED"*"export.json is not in the audit trail: fix that, then run 'mm2-offsets record --config migration.ini --file export.json'"* ]] ||
     fail "export said: $err"
   [ -s "$MIG/export.json" ]
@@ -65,8 +65,9 @@ restored() {
   assert_equal "$(jq -c '[.documents[] | [.step, .kind, .file, .state]]' <<<"$output")" \
     '[["export","mm2kit.export/v1","export.json","ok"]]'
   # Another migration's artifact is refused by record.
-  run -1 --separate-stderr oj "$MIG" record --config migration.ini --file ../acc/plan.json
-  [[ "$stderr" == *"refused: ../acc/plan.json is of connector acc and Flink group acc-flink, not of this INI file's migration (connector trl, group trl-flink) [rule binding]"* ]] ||
+  cp "$BED_DIR/offsets/acc/plan.json" "$MIG/acc-plan.json"
+  run -1 --separate-stderr oj "$MIG" record --config migration.ini --file acc-plan.json
+  [[ "$stderr" == *"refused: acc-plan.json is of connector acc and Flink group acc-flink, not of this INI file's migration (connector trl, group trl-flink) [rule binding]"* ]] ||
     fail "record said: $stderr"
 }
 

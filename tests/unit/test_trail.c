@@ -192,6 +192,7 @@ static void test_trail_chunks_in_order_with_repeats_make_the_document(void **sta
     assert_true(ev.append);
     assert_int_equal(ev.nended, 1);
     assert_int_equal(ev.ended[0].state, MM2_TRAIL_OK);
+    assert_true(ev.own[0]); /* its last chunk: written before the document is closed */
     assert_int_equal(ev.ended[0].offset, 100);
     assert_int_equal(ev.ended[0].have, 3);
     assert_string_equal(ev.ended[0].got, d.m.sha256);
@@ -213,6 +214,8 @@ static void test_trail_a_lost_chunk_or_start_is_incomplete_a_changed_byte_corrup
     feed(&a, &d, 2, 2, &ev); /* part 1 lost: d ends incomplete, a broken one starts */
     assert_int_equal(ev.nended, 2);
     assert_int_equal(ev.ended[0].state, MM2_TRAIL_INCOMPLETE);
+    assert_false(ev.own[0]); /* cut short: closed before the new chunk is looked at */
+    assert_true(ev.own[1]);
     assert_int_equal(ev.ended[0].have, 1);
     assert_false(ev.append);
     /* ... which ends at its last part, incomplete: its start was never read */
