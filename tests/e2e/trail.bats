@@ -41,6 +41,8 @@ restored() {
   run -0 oj "$d" status --config migration.ini --plan "restored/$(basename "$(restored "$d/restored" plan.json)")" -q
 }
 
+# make e2e (not make test: its refusals before Kafka are tests/cli/offsets_trail.bats').
+# bats test_tags=long
 @test "a command that cannot record keeps its file and exits 5 naming the fix, and record puts the file in the trail later" {
   migration trl trl.t 'trl\\.t' 2 40 0:10,1:12
   # Nothing recorded yet for this migration: refused, saying so.
