@@ -191,7 +191,8 @@ enum mm2_status job_accept_part(struct job *j, const struct mm2_pentry *e, int64
                                 const struct mm2_deadline *wait, struct mm2_accept_part *x,
                                 struct mm2_error *err)
 {
-    size_t w = win->per_partition < win->left ? win->per_partition : win->left;
+    /* At least the first record, whatever --window-total left: it is line 2's proof. */
+    size_t w = win->per_partition < win->left ? win->per_partition : win->left > 0 ? win->left : 1;
     int64_t spos = from, tpos = e->target_start;
     struct mm2_record_list last = {0};
     bool short_target = false;
@@ -202,7 +203,7 @@ enum mm2_status job_accept_part(struct job *j, const struct mm2_pentry *e, int64
     x->first_differs = "";
     x->compared = 0;
     st = window(j, e, committed, w, wait, &spos, &tpos, x, &short_target, err);
-    win->left -= x->compared;
+    win->left = x->compared < win->left ? win->left - x->compared : 0;
     x->cut = w < win->per_partition && x->compared == w;
     if (st == MM2_OK)
         st = count_source(j, e, committed, spos, x, &last, err);

@@ -542,13 +542,13 @@ struct md {
 static void __attribute__((format(printf, 2, 3))) md_add(struct md *m, const char *fmt, ...)
 {
     va_list ap;
-    int w;
 
     if (m->oom)
         return;
     for (;;) {
         va_start(ap, fmt);
-        w = vsnprintf(m->s != NULL ? m->s + m->n : NULL, m->s != NULL ? m->cap - m->n : 0, fmt, ap);
+        int w =
+            vsnprintf(m->s != NULL ? m->s + m->n : NULL, m->s != NULL ? m->cap - m->n : 0, fmt, ap);
         va_end(ap);
         if (w < 0) {
             m->oom = true;

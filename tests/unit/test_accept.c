@@ -67,11 +67,11 @@ static void test_imported_holds_at_or_past_m_and_fails_below_or_missing(void **s
     mm2_accept_imported(&plan, &offs, &l);
     assert_true(l.holds);
     has(l.evidence, "2 planned partitions: 1 at the plan's M, 0 past it");
-    v[0].offset = 120; /* MM2 has copied since */
+    offs.v[0].offset = 120; /* MM2 has copied since */
     mm2_accept_imported(&plan, &offs, &l);
     assert_true(l.holds);
     has(l.evidence, "0 at the plan's M, 1 past it");
-    v[0].offset = 38;
+    offs.v[0].offset = 38;
     mm2_accept_imported(&plan, &offs, &l);
     assert_false(l.holds);
     has(l.evidence, "orders-0 holds 38, below the plan's M 39");
@@ -206,21 +206,21 @@ static void test_alone(void **state)
         {"mirror", "org.apache.kafka.connect.mirror.MirrorSourceConnector"},
         {"hb", "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector"},
     };
-    struct mm2_accept_classes c = {v, 1};
+    struct mm2_accept_classes c = {v, 1}, *cp = &c;
     struct mm2_accept_alone_in in = {
-        .classes = &c, .connect_version = "4.3.1", .topic = "mm2-offset-syncs.target.internal"};
+        .classes = cp, .connect_version = "4.3.1", .topic = "mm2-offset-syncs.target.internal"};
     struct mm2_accept_line l;
 
     (void)state;
     mm2_accept_alone(&in, &l);
     assert_true(l.holds);
     has(l.evidence, "mm2-offset-syncs.target.internal on the source: absent");
-    c.n = 2;
+    cp->n = 2;
     mm2_accept_alone(&in, &l);
     assert_false(l.holds);
     has(l.evidence, "connector hb is a MirrorHeartbeatConnector on the Connect cluster");
     has(l.fix, "DELETE /connectors/hb");
-    c.n = 1;
+    cp->n = 1;
     in.syncs[0] = MM2_ACCEPT_SYNCS_WRITTEN;
     in.syncs_end[0] = 12;
     mm2_accept_alone(&in, &l);
