@@ -19,7 +19,7 @@ load offsets_helpers
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
-    "preflight export plan apply verify resume status check stop remove rollback-plan "
+    "preflight export plan apply verify resume status check accept stop remove rollback-plan "
   assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
   assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
   assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
@@ -55,9 +55,10 @@ load offsets_helpers
     [check]="check --config FILE --plan FILE [--timeout SECONDS] [--report FILE] [--first-only]"
     [rollback-plan]="rollback-plan --config FILE --out FILE [--plan FILE] [--commit]"
     [stop]="stop --config FILE [--report FILE] [--timeout SECONDS]"
+    [accept]="accept --config FILE --plan FILE [--observe SECONDS] [--report FILE] [--markdown FILE]"
     [remove]="remove --config FILE --plan FILE [--report FILE]"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan; do
     run -0 --separate-stderr offsets "$c" --help
     assert_equal "$stderr" ""
     assert_line --index 0 "Usage: mm2-offsets ${usage[$c]}"
@@ -81,7 +82,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove or rollback-plan
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, accept, stop, remove or rollback-plan
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {
@@ -94,7 +95,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown long option of any command exits 2 with one line and the command's help hint" {
   local c
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan; do
     run -2 offsets "$c" --dry-run
     assert_output "$E $c: error: unknown option '--dry-run'
 $(try "$c")"
@@ -134,9 +135,9 @@ $(try plan)"
     [export]="--out x.json" [plan]="--export e.json --out p.json" [apply]="--plan p.json"
     [verify]="--plan p.json" [resume]="--plan p.json --approve $BOGUS" [status]="--plan p.json"
     [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
-    [stop]="--report s.json" [remove]="--plan p.json"
+    [stop]="--report s.json" [remove]="--plan p.json" [accept]="--plan p.json"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan; do
     # shellcheck disable=SC2086 # the options, split on purpose
     run -2 offsets "$c" ${rest[$c]}
     assert_output "$E $c: error: --config FILE is required (the migration INI file)
