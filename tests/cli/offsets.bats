@@ -1147,6 +1147,22 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   assert_output ""
   assert_equal "${stderr_lines[0]}" "$E stop: error: refused: connector mirror-source does not exist on $URL: nothing to stop (is [connector] file the connector you mean?)"
 }
+@test "accept of a connector that does not exist exits 1 and names it, before it observes anything" {
+  make_plan
+  start_fake offsets-absent
+  run -1 --separate-stderr offsets accept --config "$INI" --plan "$WORK/plan.json" --markdown "$WORK/a.md"
+  assert_output ""
+  assert_equal "${stderr_lines[0]}" "$E accept: error: refused: connector mirror-source does not exist on $URL: nothing to accept (run resume first, or is [connector] file the connector you mean?)"
+  [ ! -e "$WORK/a.md" ]
+}
+@test "accept's --window and --window-total take whole numbers of records from 1" {
+  local o
+  for o in --window --window-total; do
+    run -2 offsets accept --config "$INI" --plan "$WORK/plan.json" "$o" 0
+    assert_output "$E accept: error: $o must be a whole number of records from 1, got \"0\"
+$(try accept)"
+  done
+}
 @test "stop against a closed port exits 4" {
   run -4 offsets stop --config "$INI"
   assert_summary stop 4 0 1
