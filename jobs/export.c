@@ -645,16 +645,16 @@ static int write_export(struct ctx *x, const char *out_path)
         cJSON_Delete(tree);
         return job_fail(x->j, &err);
     }
+    job_info(x->j,
+             "wrote %s: %zu partitions, %zu without a committed offset, %zu that moved between "
+             "reads",
+             out_path, ex->nparts, none, moved);
     if (job_trail_artifact(x->j, tree, out_path, digest, &err) != MM2_OK) {
         cJSON_Delete(tree);
         job_trail_unrecorded(x->j, &err, out_path);
         return job_fail(x->j, &err);
     }
     cJSON_Delete(tree);
-    job_info(x->j,
-             "wrote %s: %zu partitions, %zu without a committed offset, %zu that moved between "
-             "reads",
-             out_path, ex->nparts, none, moved);
     printf("%s\n", digest);
     return MM2_OK;
 }

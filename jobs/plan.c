@@ -226,12 +226,14 @@ int cmd_plan(struct job *j, int argc, char **argv)
         if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
             mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
             rc = job_fail(j, &err);
-        } else if (job_trail_artifact(j, tree, out, digest, &err) != MM2_OK) {
-            job_trail_unrecorded(j, &err, out);
-            rc = job_fail(j, &err);
         } else {
             summarize(j, &plan, out, digest);
-            printf("%s\n", digest);
+            if (job_trail_artifact(j, tree, out, digest, &err) != MM2_OK) {
+                job_trail_unrecorded(j, &err, out);
+                rc = job_fail(j, &err);
+            } else {
+                printf("%s\n", digest);
+            }
         }
     }
     cJSON_Delete(tree);
