@@ -160,6 +160,31 @@ static void summarize(struct job *j, const struct mm2_plan *plan, const char *ou
              out, plan->n, plan->n - resets - losses, resets, losses, lost, digest);
 }
 
+/* The plan written, summarized, recorded in the trail, and its digest printed. */
+static int write_plan(struct job *j, struct mm2_plan *plan, const char *out)
+{
+    struct mm2_error err = {0};
+    char digest[MM2_DIGEST_TEXT_LEN + 1];
+    cJSON *tree = NULL;
+    int rc = MM2_OK;
+
+    job_utc_now(plan->created, sizeof(plan->created));
+    if (mm2_plan_to_json(plan, &tree, &err) != MM2_OK ||
+        mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
+        rc = job_fail(j, &err);
+    } else {
+        summarize(j, plan, out, digest);
+        if (job_trail_artifact(j, tree, out, digest, &err) != MM2_OK) {
+            job_trail_unrecorded(j, &err, out);
+            rc = job_fail(j, &err);
+        } else {
+            printf("%s\n", digest);
+        }
+    }
+    cJSON_Delete(tree);
+    return rc;
+}
+
 int cmd_plan(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *export_path = NULL, *out = NULL;
@@ -177,8 +202,6 @@ int cmd_plan(struct job *j, int argc, char **argv)
     struct mm2_plan plan = {0};
     struct mm2_refusals refusals = {0};
     struct mm2_error err = {0};
-    char digest[MM2_DIGEST_TEXT_LEN + 1];
-    cJSON *tree = NULL;
     enum mm2_status st;
     bool done;
     int rc = job_options(j, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage, &done);
@@ -222,21 +245,8 @@ int cmd_plan(struct job *j, int argc, char **argv)
     } else if (st != MM2_OK) {
         rc = job_fail(j, &err);
     } else {
-        job_utc_now(plan.created, sizeof(plan.created));
-        if (mm2_plan_to_json(&plan, &tree, &err) != MM2_OK ||
-            mm2_artifact_write("plan", out, tree, digest, &err) != MM2_OK) {
-            rc = job_fail(j, &err);
-        } else {
-            summarize(j, &plan, out, digest);
-            if (job_trail_artifact(j, tree, out, digest, &err) != MM2_OK) {
-                job_trail_unrecorded(j, &err, out);
-                rc = job_fail(j, &err);
-            } else {
-                printf("%s\n", digest);
-            }
-        }
+        rc = write_plan(j, &plan, out);
     }
-    cJSON_Delete(tree);
     mm2_plan_free(&plan);
     mm2_export_free(&ex);
     mm2_refusals_free(&refusals);
