@@ -71,11 +71,13 @@ cutover() {
   run -0 "$BED" kit inventory --bootstrap "$BED_TGT_BOOTSTRAP"
   inv=$output
   # The replicated topic: Write for the workers (their task producer), Read and Create for the
-  # connector's target admin (and Flink's Write), nothing else.
+  # connector's target admin, DescribeConfigs for accept's [target] login (the same principal),
+  # Flink's Write, nothing else.
   run -0 jq -r '.acls[] | select(test(" TOPIC:LITERAL:tls\\.mtls ")) | split(" ")[0:3] | join(" ")' <<<"$inv"
   assert_output "User:connect ALLOW WRITE
 User:flink ALLOW WRITE
 User:mm2-target ALLOW CREATE
+User:mm2-target ALLOW DESCRIBE_CONFIGS
 User:mm2-target ALLOW READ"
   # User:connect: the workers' table only (the group, the three internal topics, Write).
   # shellcheck disable=SC2016 # a jq program
@@ -85,12 +87,15 @@ User:mm2-target ALLOW READ"
       test("^User:connect ALLOW (READ|WRITE|DESCRIBE_CONFIGS) TOPIC:LITERAL:" + $i + " ") or
       (test("^User:connect ALLOW WRITE TOPIC:LITERAL:") and (test(":" + $i + " ") | not)) | not)' <<<"$inv"
   assert_output ""
-  # User:mm2-target: the target table only (Read and Create on replicated topics), never a
-  # group or an internal topic.
+  # User:mm2-target: the target table only (Read, Create and accept's DescribeConfigs on
+  # replicated topics, accept's Describe on the offset-syncs topic, and the audit trail's
+  # Write, Read, DescribeConfigs and Create on mm2kit.trail), never a group or an internal topic.
   # shellcheck disable=SC2016 # a jq program
   run -0 jq -r --arg i "($BED_CONFIG_TOPIC|$BED_OFFSET_TOPIC|$BED_STATUS_TOPIC)" '
     .acls[] | select(startswith("User:mm2-target ")) | select(
-      test("^User:mm2-target ALLOW (READ|CREATE) TOPIC:LITERAL:") and (test(":" + $i + " ") | not) | not)' <<<"$inv"
+      (test("^User:mm2-target ALLOW (READ|CREATE|DESCRIBE_CONFIGS) TOPIC:LITERAL:") and (test(":" + $i + " ") | not)) or
+      test("^User:mm2-target ALLOW WRITE TOPIC:LITERAL:mm2kit[.]trail ") or
+      test("^User:mm2-target ALLOW DESCRIBE TOPIC:LITERAL:mm2-offset-syncs[.][^ ]*[.]internal ") | not)' <<<"$inv"
   assert_output ""
   run -0 jq '[.acls[] | select(startswith("User:mm2-target "))] | length' <<<"$inv"
   [ "$output" -ge 2 ] || fail "User:mm2-target holds $output ACLs on the target"
