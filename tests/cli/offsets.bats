@@ -957,10 +957,15 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   assert_summary export 2 0 0
   assert_output "$E export: error: --stable-wait must be longer than [flink] checkpoint.interval.seconds (60000 ms), got 60000 ms
 $(try export)"
-  run -2 offsets export --config "$INI" --out "$WORK/export.json"
-  assert_summary export 2 0 0
-  assert_output "$E export: error: --stable-wait must be longer than [flink] checkpoint.interval.seconds (60000 ms), got 30000 ms
-$(try export)"
+}
+@test "export without --stable-wait waits 1.5 checkpoint intervals when the interval is the proof, else 30 s" {
+  ini_drop rest.url
+  ini_drop job.id
+  ini_add flink "checkpoint.interval.seconds = 60"
+  run -4 offsets export --config "$INI" --out "$WORK/export.json"
+  refute_output --partial "--stable-wait must be longer"
+  run -0 bash -c "'$OFF' export --help | grep -A2 -- '--stable-wait SECONDS  time'"
+  assert_output --partial "(30; 1.5 times [flink]"
 }
 @test "export against a closed Connect port exits 4 and writes nothing" {
   run -4 offsets export --config "$INI" --out "$WORK/export.json"
