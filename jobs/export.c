@@ -50,9 +50,9 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE          the migration INI file\n"
             "  -o, --out FILE             where to write the export\n"
-            "  -w, --stable-wait SECONDS  time between the two reads (%ld; 1.5 times [flink]\n"
-            "                             checkpoint.interval.seconds when that is the proof);\n"
-            "                             above Flink's checkpoint interval when that is the proof\n",
+            "  -w, --stable-wait SECONDS  time between the two reads (%ld; 1.5 checkpoint\n"
+            "                             intervals when the interval is the proof); above\n"
+            "                             Flink's checkpoint interval when that is the proof\n",
             DEFAULT_STABLE_WAIT_MS / 1000);
     job_usage_end(out, 29, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compare.h"
 #include "load.h"
@@ -85,6 +86,20 @@ static int wait_running(struct job *j, const char *name, long timeout_ms)
     }
 }
 
+/* [policy] max.pause.seconds: a warning when the pause so far exceeds it (refusing would only
+ * make it longer), how much of it is used otherwise. */
+static void pause_said(struct job *j, const struct mm2_plan *plan)
+{
+    char line[512];
+
+    if (mm2_policy_pause_text(&j->cfg.policy,
+                              mm2_policy_pause_s(plan->created, (long long)time(NULL)), line,
+                              sizeof(line)))
+        job_warn(j, "%s", line);
+    else if (line[0] != '\0')
+        job_info(j, "%s", line);
+}
+
 int cmd_resume(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *approve = NULL;
@@ -138,6 +153,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
         rc = MM2_CHECK_FAILED;
         goto out;
     }
+    pause_said(j, &plan);
     job_info(j, "verified %zu partitions; PUT /connectors/%s/resume (approved %s)", vr.checked,
              plan.connector, plan.digest);
     if (mm2_connect_put_state(j->connect, plan.connector, "resume", &err) != MM2_OK) {

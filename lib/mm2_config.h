@@ -30,6 +30,7 @@
  *                retention.margin.seconds (86400; 1 to 366 days): how long C must stay above
  *                the source's log start (the cutover window plus the approval wait)
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
+ *   [policy]     the operator's answers to the cutover's open questions (mm2_policy.h)
  *
  * Contract:
  *   - Never prints, never exits. Every problem found is collected (struct mm2_problems), one
@@ -57,6 +58,7 @@
 #include "mm2_err.h"
 #include "mm2_kafka.h"
 #include "mm2_limits.h"
+#include "mm2_policy.h"
 
 #define MM2_CONFIG_LINE_MAX 198 /* characters, without the newline (Debian's INI_MAX_LINE 200) */
 #define MM2_CONFIG_PROPS_MAX 64
@@ -106,6 +108,7 @@ struct mm2_config {
     long tail_partitions;      /* [flink] tail.partitions */
     bool headers_preserved;    /* [flink] headers.preserved */
     bool timestamps_preserved; /* [flink] timestamps.preserved */
+    struct mm2_policy policy;  /* [policy] (mm2_policy.h) */
     char *connector_file;
     char *secrets[MM2_CONFIG_SECRETS_MAX]; /* values taken from the environment */
     size_t nsecrets;

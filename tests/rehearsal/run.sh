@@ -663,6 +663,9 @@ fi
 rbo resume resume 1 "PLAN_DIGEST=$DIGEST" || die "resume failed: $(cat "$CUT/resume.err")"
 event resumed
 check cutover.resume 0 "$(tail -n 1 "$CUT/resume.err")"
+# The bed's INI agrees to a pause of an hour ([policy] max.pause.seconds): resume says how much is used.
+check runbook.pause "$(is_ok grep -q 'info: the pause is [0-9]* s since the plan was made, within \[policy\] max.pause.seconds = 3600$' "$CUT/resume.err")" \
+  "resume: $(grep -h 'the pause is' "$CUT/resume.err" | cut -c1-200)"
 rm -f "$W/ctl/hold"
 rc=0
 rbo check check 1 || rc=$?

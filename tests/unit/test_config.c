@@ -265,7 +265,7 @@ static void test_config_tail_keys(void **state)
      * given once. */
     assert_one_problem(VALID "[sink]\nx = 1\n[flink]\ntimestamps.preserved = true\n",
                        INI ": unknown section [sink]; the sections are source, target, connect, "
-                           "flink, connector");
+                           "flink, connector, policy");
 }
 
 static void test_config_empty_file_names_every_required_part(void **state)
@@ -757,7 +757,7 @@ static void test_config_unknown_section(void **state)
     /* One line for the section, not one per key in it. */
     assert_one_problem(VALID "[sink]\ntopic = x\nsasl.password = ${env:NOPE}\nflush = 1\n",
                        INI ": unknown section [sink]; the sections are source, target, connect, "
-                           "flink, connector");
+                           "flink, connector, policy");
 }
 
 static void test_config_unknown_section_given_twice_is_reported_once(void **state)
@@ -772,9 +772,9 @@ static void test_config_unknown_section_given_twice_is_reported_once(void **stat
     dump(&p);
     mm2_config_free(&c);
     assert_string_equal(p.line[0], INI ": unknown section [sink]; the sections are source, "
-                                       "target, connect, flink, connector");
+                                       "target, connect, flink, connector, policy");
     assert_string_equal(p.line[1], INI ": unknown section [metrics]; the sections are source, "
-                                       "target, connect, flink, connector");
+                                       "target, connect, flink, connector, policy");
     /* [sink] coming back after [metrics] is not reported again. */
     assert_int_equal(p.n, 2);
 }
@@ -785,7 +785,7 @@ static void test_config_key_outside_any_section(void **state)
     /* One line, naming the first such key. */
     assert_one_problem("group.id = x\nurl = y\n" VALID,
                        INI ": key \"group.id\" is outside any section; put it under [source], "
-                           "[target], [connect], [flink] or [connector]");
+                           "[target], [connect], [flink], [connector] or [policy]");
 }
 
 static void test_config_unknown_keys_list_the_known_ones(void **state)
@@ -1403,7 +1403,7 @@ static void test_config_reports_every_problem_at_once(void **state)
                                        "variable NOPE is not set; set it in the Job's environment "
                                        "(from its Secret)");
     assert_string_equal(p.line[3], INI ": unknown section [sink]; the sections are source, "
-                                       "target, connect, flink, connector");
+                                       "target, connect, flink, connector, policy");
     assert_string_equal(p.line[4], INI ": [source] bootstrap.servers must be host:port[,...]: "
                                        "entry \"kafka\" has no port");
     assert_string_equal(p.line[5], INI ": [target] is missing; it needs at least "
