@@ -22,12 +22,15 @@
 # k8s/overlays/bed Deployment says.  A producer keeps writing to orders (4 partitions) and
 # payments (3); a Flink-like copier copies to the target and commits C (one partition at
 # C = 0, one at C = log end), its last checkpoint in an EXACTLY_ONCE transaction it leaves
-# open.  Then the cutover with the Job's own files: export, plan (refused while the
-# transaction is open), the transaction commits, export, plan, the Job (apply + verify),
-# resume, check.  Then, still producing: rolling restarts (the Deployment's order: a new pod
-# Ready, then SIGTERM to the youngest old one) and hard kills (SIGKILL, a new pod).  Then
-# every record is compared, §7.1 is checked, and tests/rehearsal/report.py writes
-# build/rehearsal/REPORT.md with lag.svg and prints it.
+# open.  Then the cutover with the Job's own files, by docs/RUNBOOK.md's own command lines
+# (tests/rehearsal/runbook.bash; on kube its kubectl lines too, step 1 included): export,
+# plan (refused while the transaction is open), the transaction commits, export, plan, the
+# Job (apply + verify), apply and verify again, resume, check.  Then, still producing:
+# rolling restarts (the Deployment's order: a new pod Ready, then SIGTERM to the youngest
+# old one) and hard kills (SIGKILL, a new pod).  Then every record is compared, §7.1 is
+# checked, the runbook's step 12 and rollback after MM2 started run (remove refused, stop,
+# rollback-plan --commit), and tests/rehearsal/report.py writes build/rehearsal/REPORT.md
+# with lag.svg and prints it.
 #
 # Exit codes: 0 every check passed and nothing was lost; 1 a check failed (one line each on
 # stderr); 2 usage; 3 the image or the tools are missing; 4 the bed or a step did not come up.
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
     --full) mode=full ;;
     --keep) keep=1 ;;
     --on) on=${2:-}; shift ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^# jq programs/{/^# jq programs/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'rehearsal: unknown option %s\nTry %s --help\n' "$1" "$0" >&2; exit 2 ;;
   esac
   shift
