@@ -453,8 +453,12 @@ oj() {
 INI=/etc/mm2-offsets/migration.ini
 # op_sh STEP LINE: a command line of the runbook's "in the operator pod" blocks, as oj runs
 # mm2-offsets (tests/rehearsal/runbook.bash, rbo).
+# [connect] workers' headless Service, mm2-connect-workers, resolves to every live pod, as
+# cluster DNS would.
 op_sh() {
-  timeout 300 podman run --rm --network "$BED_NET" "${BED_HOSTS[@]}" --add-host "mm2-connect:$(live_ip)" \
+  local i hosts=()
+  for i in "${ACTIVE[@]}"; do hosts+=(--add-host "mm2-connect-workers:$(wip "$i")"); done
+  timeout 300 podman run --rm --network "$BED_NET" "${BED_HOSTS[@]}" --add-host "mm2-connect:$(live_ip)" "${hosts[@]}" \
     --user 10001:10001 --read-only --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL \
     --security-opt no-new-privileges --memory 256m -v "$JOBFILES:/etc/mm2-offsets:ro" -v "$CUT:/work:rw" -w /work \
     "${OJ_ENV[@]}" --entrypoint sh "$IMAGE" -c "$2" >"$CUT/$1.out" 2>"$CUT/$1.err"
@@ -540,6 +544,24 @@ log "flink: checkpoint 1 (orders-1 stays at C = 0)"
 kit 120 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic orders --upto "$(upto orders 30 1:0)" >/dev/null
 kit 120 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic payments --upto "$(upto payments 30)" >/dev/null
 sleep 3
+# The runbook's steps 2 and 3: preflight, before Flink stops (its C committed: the retention
+# headroom is checked); on kube also the workers' own principal, in a worker.
+preflight_check() { # STEP RC
+  check "runbook.$1" "$(is_ok [ "$2" = 0 ])" "preflight exited $2: $(grep -h 'info: [0-9]* passed' "$CUT/$1.err") $(grep -h 'refused:' "$CUT/$1.err" | head -n 3 | tr '\n' ' ')"
+}
+rc=0
+rbo preflight-1 preflight-1 1 || rc=$?
+preflight_check preflight-1 "$rc"
+if [ "$on" = kube ]; then
+  rc=0
+  # A worker has no INI: the runbook's line takes the INI's answers (the bed's one broker: 1, 1).
+  { rbw preflight-workers preflight-workers 1 \
+    "INTERNAL_REPLICATION_FACTOR=$(sed -n 's/^internal.replication.factor *= *//p' "$JOBFILES/migration.ini")" \
+    "INTERNAL_MIN_INSYNC_REPLICAS=$(sed -n 's/^internal.min.insync.replicas *= *//p' "$JOBFILES/migration.ini")" &&
+    rbw preflight-workers-save preflight-workers 2; } || rc=$?
+  check runbook.preflight-workers "$(is_ok [ "$rc" = 0 ] && jq -e '.refused == false' "$CUT/preflight-workers.json")" \
+    "preflight --workers in a worker exited $rc: $(jq -c '[.findings[] | select(.severity != "pass") | .message[0:120]]' "$CUT/preflight-workers.json" 2>/dev/null)"
+fi
 # payments-0 gets no new record until after the cutover: its C will be its log end.
 echo payments:0 >"$W/ctl/hold"
 end=$((SECONDS + 30))
@@ -603,6 +625,9 @@ flink_gap() {
     "plan --start-at-gap: [topic, partition, gap, C - MM2's start] $got"
   event flink-gap k="$ABORTED_K"
 }
+rc=0
+rbo preflight-2 preflight-2 1 || rc=$?
+preflight_check preflight-2 "$rc"
 log "cutover: export, plan (a transaction is open on the target)"
 # The runbook's step 5 and 6 lines (its export waits 1.5 checkpoint intervals of the bed's INI).
 rbo export-open export 1 || die "export failed: $(cat "$CUT/export-open.err")"
