@@ -559,7 +559,7 @@ if [ "$on" = kube ]; then
     "INTERNAL_REPLICATION_FACTOR=$(sed -n 's/^internal.replication.factor *= *//p' "$JOBFILES/migration.ini")" \
     "INTERNAL_MIN_INSYNC_REPLICAS=$(sed -n 's/^internal.min.insync.replicas *= *//p' "$JOBFILES/migration.ini")" &&
     rbw preflight-workers-save preflight-workers 2; } || rc=$?
-  check runbook.preflight-workers "$(is_ok [ "$rc" = 0 ] && jq -e '.refused == false' "$CUT/preflight-workers.json")" \
+  check runbook.preflight-workers "$(is_ok [ "$rc" = 0 ] && jq -e '.refused == false' "$CUT/preflight-workers.json" >/dev/null)" \
     "preflight --workers in a worker exited $rc: $(jq -c '[.findings[] | select(.severity != "pass") | .message[0:120]]' "$CUT/preflight-workers.json" 2>/dev/null)"
 fi
 # payments-0 gets no new record until after the cutover: its C will be its log end.
