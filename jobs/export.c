@@ -52,8 +52,9 @@ static void usage(FILE *out)
             "Options:\n"
             "  -c, --config FILE          the migration INI file\n"
             "  -o, --out FILE             where to write the export\n"
-            "  -w, --stable-wait SECONDS  time between the two reads (%ld); above Flink's\n"
-            "                             checkpoint interval when that is the proof\n",
+            "  -w, --stable-wait SECONDS  time between the two reads (%ld; 1.5 checkpoint\n"
+            "                             intervals when the interval is the proof); above\n"
+            "                             Flink's checkpoint interval when that is the proof\n",
             DEFAULT_STABLE_WAIT_MS / 1000);
     job_usage_end(out, 29, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
@@ -675,6 +676,10 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
                       j->cfg.path);
         return MM2_CONFIG;
     }
+    /* Not given: long enough for the proof the INI names (60 s between checkpoints: 90 s). */
+    if (wait_ms < 0)
+        wait_ms = j->cfg.flink_rest_url == NULL ? (j->cfg.checkpoint_interval_ms * 3 + 1) / 2
+                                                : DEFAULT_STABLE_WAIT_MS;
     if (j->cfg.flink_rest_url == NULL && wait_ms <= j->cfg.checkpoint_interval_ms)
         return job_usage_error(j,
                                "--stable-wait must be longer than [flink] "
@@ -719,7 +724,7 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
 int cmd_export(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *out = NULL;
-    long wait_ms = DEFAULT_STABLE_WAIT_MS;
+    long wait_ms = -1; /* not given: run() picks it from the INI */
     const struct job_opt opts[] = {
         {"config", 'c', JOB_OPT_STRING, &config},
         {"out", 'o', JOB_OPT_STRING, &out},

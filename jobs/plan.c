@@ -240,6 +240,9 @@ int cmd_plan(struct job *j, int argc, char **argv)
                                                        .accept_unplaced = unplaced_refs,
                                                        .nunplaced = unplaced.n},
                         &plan, &refusals, &err);
+    /* [policy] max.duplicates.*: the boundary duplicates the operator agreed to. */
+    if (st == MM2_OK && mm2_policy_duplicates(&j->cfg.policy, &plan, &refusals) > 0)
+        st = MM2_CHECK_FAILED;
     if (st == MM2_CHECK_FAILED) {
         rc = job_refused(j, &refusals, "no plan written");
     } else if (st != MM2_OK) {

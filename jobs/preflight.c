@@ -425,7 +425,7 @@ static enum mm2_status trail_acls(struct pf *x, struct mm2_error *err)
                    "records creates it, which needs Create on it (Kafka tells authorized "
                    "operations only of what exists): grant Create, or create it with one "
                    "partition, cleanup.policy=delete and retention.ms=%ld",
-                   names[0], j->cfg.trail_retention_ms);
+                   names[0], mm2_config_trail_retention_ms(&j->cfg));
         return MM2_OK;
     }
     a = job_pf_auth(&d);

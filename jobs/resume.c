@@ -6,14 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compare.h"
 #include "load.h"
+#include "mm2_artifact.h"
 #include "mm2_cli.h"
 #include "mm2_connlive.h"
 #include "mm2_json.h"
-#include "mm2_artifact.h"
 #include "options.h"
 #include "recheck.h"
 #include "report.h"
@@ -117,6 +118,20 @@ static enum mm2_status record_approval(struct job *j, const struct mm2_plan *pla
     return st;
 }
 
+/* [policy] max.pause.seconds: a warning when the pause so far exceeds it (refusing would only
+ * make it longer), how much of it is used otherwise. */
+static void pause_said(struct job *j, const struct mm2_plan *plan)
+{
+    char line[512];
+
+    if (mm2_policy_pause_text(&j->cfg.policy,
+                              mm2_policy_pause_s(plan->created, (long long)time(NULL)), line,
+                              sizeof(line)))
+        job_warn(j, "%s", line);
+    else if (line[0] != '\0')
+        job_info(j, "%s", line);
+}
+
 int cmd_resume(struct job *j, int argc, char **argv)
 {
     const char *config = NULL, *plan_path = NULL, *approve = NULL;
@@ -176,6 +191,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
                                "in the audit trail first");
         goto out;
     }
+    pause_said(j, &plan);
     job_info(j, "verified %zu partitions; PUT /connectors/%s/resume (approved %s)", vr.checked,
              plan.connector, plan.digest);
     if (mm2_connect_put_state(j->connect, plan.connector, "resume", &err) != MM2_OK) {

@@ -44,7 +44,7 @@ static enum mm2_status topic_fit(struct job *j, struct mm2_error *err)
 {
     struct mm2_kafka_config_value policy, ms, bytes;
     enum mm2_status st = topic_config(j, "cleanup.policy", &policy, err);
-    long days = j->cfg.trail_retention_ms / DAY_MS, kept = 0;
+    long days = mm2_config_trail_retention_ms(&j->cfg) / DAY_MS, kept = 0;
     const char *fix = "kafka-configs.sh --bootstrap-server TARGET --alter --entity-type topics "
                       "--entity-name";
 
@@ -62,13 +62,15 @@ static enum mm2_status topic_fit(struct job *j, struct mm2_error *err)
                              "in [trail] topic",
                              j->cfg.trail_topic, policy.value, fix, j->cfg.trail_topic);
     if (ms.seen == MM2_KAFKA_SEEN_OPS && strcmp(ms.value, "-1") != 0 &&
-        (mm2_parse_long(ms.value, 0, LONG_MAX, &kept) != 0 || kept < j->cfg.trail_retention_ms))
-        return mm2_error_set(err, MM2_CONFIG,
-                             "[target] trail topic %s keeps records retention.ms=%s, less than "
-                             "the rollback window of %ld days ([trail] retention.days): %s %s "
-                             "--add-config retention.ms=%ld",
-                             j->cfg.trail_topic, ms.value, days, fix, j->cfg.trail_topic,
-                             j->cfg.trail_retention_ms);
+        (mm2_parse_long(ms.value, 0, LONG_MAX, &kept) != 0 ||
+         kept < mm2_config_trail_retention_ms(&j->cfg)))
+        return mm2_error_set(
+            err, MM2_CONFIG,
+            "[target] trail topic %s keeps records retention.ms=%s, less than "
+            "the rollback window of %ld days ([policy] rollback.window.days): %s %s "
+            "--add-config retention.ms=%ld",
+            j->cfg.trail_topic, ms.value, days, fix, j->cfg.trail_topic,
+            mm2_config_trail_retention_ms(&j->cfg));
     if (bytes.seen == MM2_KAFKA_SEEN_OPS && strcmp(bytes.value, "-1") != 0)
         return mm2_error_set(err, MM2_CONFIG,
                              "[target] trail topic %s has retention.bytes=%s: size-based deletion "
@@ -90,7 +92,7 @@ static enum mm2_status topic_ready(struct job *j, struct mm2_error *err)
 
     if (st != MM2_OK)
         return st;
-    (void)snprintf(ms, sizeof(ms), "%ld", j->cfg.trail_retention_ms);
+    (void)snprintf(ms, sizeof(ms), "%ld", mm2_config_trail_retention_ms(&j->cfg));
     job_kafka_deadline(j, &dl);
     st = mm2_kafka_create_topic(j->target, &t, &created, &dl, err);
     if (st != MM2_OK)
@@ -99,7 +101,7 @@ static enum mm2_status topic_ready(struct job *j, struct mm2_error *err)
         job_info(j,
                  "trail: created topic %s on the target (1 partition, cleanup.policy=delete, "
                  "retention %ld days)",
-                 j->cfg.trail_topic, j->cfg.trail_retention_ms / DAY_MS);
+                 j->cfg.trail_topic, mm2_config_trail_retention_ms(&j->cfg) / DAY_MS);
     return topic_fit(j, err);
 }
 

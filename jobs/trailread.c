@@ -4,7 +4,9 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "clients.h"
 #include "mm2_artifact.h"
@@ -300,6 +302,12 @@ int job_trail_show(struct job *j, const char *restore_dir, bool json)
     if (key == NULL)
         return job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     g.key = key;
+    if (restore_dir != NULL && mkdir(restore_dir, 0755) != 0 && errno != EEXIST) {
+        mm2_log_error(&j->log, "cannot make the directory %s for --restore: %s", restore_dir,
+                      strerror(errno));
+        free(key);
+        return MM2_CONFIG;
+    }
     if (bounds(j, &start, &end, &absent, &err) != MM2_OK) {
         free(key);
         return job_fail(j, &err);

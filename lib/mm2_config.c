@@ -46,6 +46,7 @@ struct parse_state {
     char unknown[64][64]; /* the unknown sections reported */
     size_t nunknown;
     bool bootstrap_failed[2]; /* [source], [target] bootstrap.servers given but not expandable */
+    struct mm2_policy_seen seen_policy;
 };
 
 static bool valid_env_name(const char *s, size_t n)
@@ -541,6 +542,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
                  strcmp(section, "connect") == 0 || strcmp(section, "flink") == 0 ||
                  strcmp(section, "connector") == 0 || strcmp(section, "trail") == 0;
 
+    known = known || strcmp(section, "policy") == 0;
     if (!known) {
         /* One line per unknown section, not one per key in it. */
         for (size_t i = 0; i < st->nunknown; i++)
@@ -551,12 +553,12 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (section[0] == '\0')
             mm2_problems_add(st->p,
                              "%s: key \"%.60s\" is outside any section; put it under [source], "
-                             "[target], [connect], [flink], [connector] or [trail]",
+                             "[target], [connect], [flink], [connector], [trail] or [policy]",
                              st->file, name);
         else
             mm2_problems_add(st->p,
                              "%s: unknown section [%.60s]; the sections are source, target, "
-                             "connect, flink, connector, trail",
+                             "connect, flink, connector, trail, policy",
                              st->file, section);
         return 1;
     }
@@ -584,6 +586,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         flink_key(st, name, value);
     } else if (strcmp(section, "trail") == 0) {
         mm2_config_trail_key(c, &st->trail, st->file, name, value, st->p);
+    } else if (strcmp(section, "policy") == 0) {
+        mm2_policy_key(&c->policy, &st->seen_policy, st->file, name, value, st->p);
     } else if (strcmp(section, "connector") == 0) {
         if (strcmp(name, "file") == 0) {
             char *f = NULL;
@@ -687,6 +691,7 @@ enum mm2_status mm2_config_parse(const char *text, const char *path, mm2_getenv_
     out->internal_isr = 2;
     out->retention_margin_ms = 86400 * 1000L;
     mm2_config_trail_defaults(out);
+    mm2_policy_defaults(&out->policy);
     out->path = strdup(path);
     mm2_problems_check_lines(p, text, path, MM2_CONFIG_LINE_MAX);
     if (p->n > 0)

@@ -32,7 +32,8 @@
  *   [connector]  file: the connector JSON (a relative path is taken from the INI's directory)
  *   [trail]      the audit trail (mm2_config_trail.c; docs/ARCHITECTURE.md §3.4): enabled (true),
  *                topic (mm2kit.trail, on the target cluster), replication.factor (the broker's
- *                default), retention.days (28: the rollback window, 1 to 3650)
+ *                default)
+ *   [policy]     the operator's answers to the cutover's open questions (mm2_policy.h)
  *
  * Contract:
  *   - Never prints, never exits. Every problem found is collected (struct mm2_problems), one
@@ -60,6 +61,7 @@
 #include "mm2_err.h"
 #include "mm2_kafka.h"
 #include "mm2_limits.h"
+#include "mm2_policy.h"
 
 #define MM2_CONFIG_LINE_MAX 198 /* characters, without the newline (Debian's INI_MAX_LINE 200) */
 #define MM2_CONFIG_PROPS_MAX 64
@@ -109,11 +111,11 @@ struct mm2_config {
     long tail_partitions;      /* [flink] tail.partitions */
     bool headers_preserved;    /* [flink] headers.preserved */
     bool timestamps_preserved; /* [flink] timestamps.preserved */
+    struct mm2_policy policy;  /* [policy] (mm2_policy.h) */
     char *connector_file;
-    bool trail_enabled;      /* [trail] enabled (true) */
-    char *trail_topic;       /* [trail] topic (mm2kit.trail) */
-    long trail_rf;           /* [trail] replication.factor (-1: the broker's default) */
-    long trail_retention_ms; /* [trail] retention.days (28) */
+    bool trail_enabled; /* [trail] enabled (true) */
+    char *trail_topic;  /* [trail] topic (mm2kit.trail) */
+    long trail_rf;      /* [trail] replication.factor (-1: the broker's default) */
     char *secrets[MM2_CONFIG_SECRETS_MAX]; /* values taken from the environment */
     size_t nsecrets;
 };
@@ -133,13 +135,15 @@ void mm2_config_free(struct mm2_config *c);
 
 /* [trail] (mm2_config_trail.c): its defaults, one key, and the defaults of what was not given. */
 struct mm2_config_trail_seen {
-    bool key[4];
+    bool key[3];
 };
 void mm2_config_trail_defaults(struct mm2_config *c);
 void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *seen,
                           const char *file, const char *key, const char *value,
                           struct mm2_problems *p);
 void mm2_config_trail_finish(struct mm2_config *c, struct mm2_problems *p);
+/* The trail's retention: [policy] rollback.window.days, in ms. */
+long mm2_config_trail_retention_ms(const struct mm2_config *c);
 
 /* The target topic Flink wrote for source topic (topic.mapping, or the same name). */
 const char *mm2_config_flink_target(const struct mm2_config *c, const char *topic);

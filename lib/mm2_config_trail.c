@@ -1,5 +1,6 @@
 /* mm2_config_trail: the INI file's [trail] section (see mm2_config.h): where the migration's
- * audit trail is written (docs/ARCHITECTURE.md §3.4, the audit trail). */
+ * audit trail is written (docs/ARCHITECTURE.md §3.4, the audit trail). How long it is kept is
+ * [policy] rollback.window.days (mm2_policy.h): one answer for the rollback window. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,13 +8,10 @@
 #include "mm2_config.h"
 #include "mm2_parse.h"
 
-#define DAY_MS (86400L * 1000L)
-
 void mm2_config_trail_defaults(struct mm2_config *c)
 {
     c->trail_enabled = true;
     c->trail_rf = -1;
-    c->trail_retention_ms = 28 * DAY_MS;
 }
 
 static bool whole(const char *v, long min, long max, long *out)
@@ -34,16 +32,16 @@ void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *se
                           const char *file, const char *key, const char *value,
                           struct mm2_problems *p)
 {
-    static const char *const keys[] = {"enabled", "topic", "replication.factor", "retention.days"};
+    static const char *const keys[] = {"enabled", "topic", "replication.factor"};
     size_t k;
     long n;
 
-    for (k = 0; k < 4 && strcmp(key, keys[k]) != 0; k++)
+    for (k = 0; k < 3 && strcmp(key, keys[k]) != 0; k++)
         ;
-    if (k == 4) {
+    if (k == 3) {
         mm2_problems_add(p,
                          "%s: [trail] has no key \"%.60s\"; the keys are enabled, topic, "
-                         "replication.factor, retention.days",
+                         "replication.factor (its retention is [policy] rollback.window.days)",
                          file, key);
         return;
     }
@@ -65,21 +63,13 @@ void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *se
                              value, why);
         else if ((c->trail_topic = strdup(value)) == NULL)
             mm2_problems_add(p, "out of memory");
-    } else if (k == 2) {
-        if (!whole(value, 1, 32767, &n))
-            mm2_problems_add(p,
-                             "%s: [trail] replication.factor must be 1 to 32767 (leave it out for "
-                             "the broker's default.replication.factor), got \"%.40s\"",
-                             file, value);
-        else
-            c->trail_rf = n;
-    } else if (!whole(value, 1, 3650, &n)) {
+    } else if (!whole(value, 1, 32767, &n)) {
         mm2_problems_add(p,
-                         "%s: [trail] retention.days must be 1 to 3650 days (the rollback "
-                         "window), got \"%.40s\"",
+                         "%s: [trail] replication.factor must be 1 to 32767 (leave it out for "
+                         "the broker's default.replication.factor), got \"%.40s\"",
                          file, value);
     } else {
-        c->trail_retention_ms = n * DAY_MS;
+        c->trail_rf = n;
     }
 }
 
@@ -87,4 +77,9 @@ void mm2_config_trail_finish(struct mm2_config *c, struct mm2_problems *p)
 {
     if (c->trail_topic == NULL && (c->trail_topic = strdup("mm2kit.trail")) == NULL)
         mm2_problems_add(p, "out of memory");
+}
+
+long mm2_config_trail_retention_ms(const struct mm2_config *c)
+{
+    return c->policy.rollback_window_days * 86400L * 1000L;
 }

@@ -240,21 +240,27 @@ $(try status)"
   run -3 offsets verify --config "$WORK" --plan p.json
   assert_output "$E verify: error: cannot read config file $WORK: Is a directory"
 }
+@test "a [policy] value out of range exits 3 naming the key, the value and what it must be" {
+  ini_add policy "max.pause.seconds = 1h" "rollback.window.days = 400"
+  run -3 offsets verify --config "$INI" --plan p.json
+  assert_output "$E verify: error: $INI: [policy] max.pause.seconds must be a whole number from 0 to 604800 (seconds: the longest pause from the plan to resume, 0 for none), got \"1h\"
+$E verify: error: $INI: [policy] rollback.window.days must be a whole number from 1 to 366 (days a rollback must stay possible), got \"400\""
+}
 @test "an unknown section exits 3 and lists the sections, once" {
   ini_add kafka "linger.ms = 5" "acks = all"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail"
+  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail, policy"
   # Once also when it comes back after another section.
   ini_add metrics "port = 9404"
   ini_add kafka "retries = 3"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail
-$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail"
+  assert_output "$E verify: error: $INI: unknown section [kafka]; the sections are source, target, connect, flink, connector, trail, policy
+$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail, policy"
 }
 @test "a key outside any section exits 3 and names the sections" {
   sed -i '1i group.id = flink-copy' "$INI"
   run -3 offsets verify --config "$INI" --plan p.json
-  assert_output "$E verify: error: $INI: key \"group.id\" is outside any section; put it under [source], [target], [connect], [flink], [connector] or [trail]"
+  assert_output "$E verify: error: $INI: key \"group.id\" is outside any section; put it under [source], [target], [connect], [flink], [connector], [trail] or [policy]"
 }
 @test "an unknown key exits 3 and lists the keys of its section" {
   ini_add connect "timeout = 5"
@@ -457,7 +463,7 @@ $E verify: error: $INI: [connect] retry.budget.seconds must be seconds from 1.00
   assert_output "$E verify: error: $INI: [connect] url is given twice (or continued on an indented line); give it once
 $E verify: error: $INI: [connect] has no key \"proxy\"; the keys are url, workers, ca.location, username, password, request.timeout.seconds, retry.budget.seconds, connect.wait.seconds, config.topic, offset.topic, status.topic, internal.replication.factor, internal.min.insync.replicas
 $E verify: error: $INI: [flink] job.id is given twice (or continued on an indented line); give it once
-$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail
+$E verify: error: $INI: unknown section [metrics]; the sections are source, target, connect, flink, connector, trail, policy
 $E verify: error: $INI: [target] sasl.password: environment variable MM2_UNSET is not set; set it in the Job's environment (from its Secret)
 $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer group)"
 }
@@ -959,10 +965,15 @@ $E verify: error: $INI: [flink] group.id is required (the Flink job's consumer g
   assert_summary export 2 0 0
   assert_output "$E export: error: --stable-wait must be longer than [flink] checkpoint.interval.seconds (60000 ms), got 60000 ms
 $(try export)"
-  run -2 offsets export --config "$INI" --out "$WORK/export.json"
-  assert_summary export 2 0 0
-  assert_output "$E export: error: --stable-wait must be longer than [flink] checkpoint.interval.seconds (60000 ms), got 30000 ms
-$(try export)"
+}
+@test "export without --stable-wait waits 1.5 checkpoint intervals when the interval is the proof, else 30 s" {
+  ini_drop rest.url
+  ini_drop job.id
+  ini_add flink "checkpoint.interval.seconds = 60"
+  run -4 offsets export --config "$INI" --out "$WORK/export.json"
+  refute_output --partial "--stable-wait must be longer"
+  run -0 bash -c "'$OFF' export --help | grep -A2 -- '--stable-wait SECONDS  time'"
+  assert_output --partial "(30; 1.5 checkpoint"
 }
 @test "export against a closed Connect port exits 4 and writes nothing" {
   run -4 offsets export --config "$INI" --out "$WORK/export.json"

@@ -45,6 +45,21 @@ B='def bnd(cls, **kw):
   assert_output '[["ahead", 99, 4], ["empty", null, 0], ["aligned", 49, 0], ["aligned", 6, 0], 4]'
 }
 
+@test "boundary duplicates above [policy] max.duplicates.per.partition or .total are refused [rule duplicates]; at the limits they pass" {
+  make_export "$WORK/export.json" "$B" \
+    'part("orders", 0)["boundary"] = bnd("ahead", k=4, matches=1, source_first=96, source_last=103, resume_at=100)' \
+    'part("orders", 2)["boundary"] = bnd("ahead", k=2, matches=1, source_first=42, source_last=49, resume_at=50)' >/dev/null
+  ini_add policy "max.duplicates.per.partition = 3" "max.duplicates.total = 5"
+  run -1 plan_with
+  assert_refused "orders-0: the target already holds 4 records past C=100 (Flink wrote past its committed offset), which MM2 would copy again: more than [policy] max.duplicates.per.partition = 3; have the duplicates accepted (raise it) or remove them from the target first [rule duplicates]" \
+    "6 boundary duplicates over 4 partitions: more than [policy] max.duplicates.total = 5; have the duplicates accepted (raise it) or remove them from the target first [rule duplicates]"
+  ini_set max.duplicates.per.partition 4
+  ini_set max.duplicates.total 6
+  run -0 --separate-stderr plan_with
+  run -0 json_get "$WORK/plan.json" 'd["summary"]["boundary_duplicates"]'
+  assert_output 6
+}
+
 @test "a tail that matches no place of the source is refused with offsets and digests, never bytes [rule flink-partitioning]" {
   make_export "$WORK/export.json" "$B" \
     'part("orders", 0)["boundary"] = bnd("unplaced", mismatch_target=4000, mismatch_target_digest="00aa11bb22cc", mismatch_source=92, mismatch_source_digest="33dd44ee55ff", why="the tail matches no place of the source window")' \

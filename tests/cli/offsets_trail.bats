@@ -40,8 +40,8 @@ $(try status)"
 }
 
 @test "a [trail] section with a bad value is refused with the others, naming key, value and range" {
-  ini_add trail "retention.days = 0" "topic = a b"
+  ini_add trail "replication.factor = 0" "topic = a b"
   run -3 offsets status --config "$INI" --trail
-  assert_line "$E status: error: $INI: [trail] retention.days must be 1 to 3650 days (the rollback window), got \"0\""
+  assert_line "$E status: error: $INI: [trail] replication.factor must be 1 to 32767 (leave it out for the broker's default.replication.factor), got \"0\""
   assert_line --partial "$E status: error: $INI: [trail] topic \"a b\" is not a Kafka topic name"
 }

@@ -337,7 +337,7 @@ check_kubectls() {
 # blocks FILE: "WHERE<TAB>COMMAND" for every command of FILE's ```sh runbook blocks: WHERE is
 # the block's first comment ("# on the workstation...", "# in the operator pod...").
 blocks() {
-  awk '/^```sh runbook[ \t]*$/ { on = 1; where = ""; cont = 0; next }
+  awk '/^```sh runbook( id=[^ \t]*)?[ \t]*$/ { on = 1; where = ""; cont = 0; next }
        on && /^```[ \t]*$/ { on = 0; next }
        !on { next }
        /^[ \t]*$/ { next }
@@ -348,7 +348,7 @@ blocks() {
 
 @test "runbook-commands: --help on stdout, exit 0; an unknown option, a missing file and an open block exit 2" {
   run -0 --separate-stderr "$EXTRACT" --help
-  assert_line --index 0 "Usage: scripts/runbook-commands [--only PROGRAM] [FILE]"
+  assert_line --index 0 "Usage: scripts/runbook-commands [--only PROGRAM] [--block ID] [--set NAME=VALUE]... [--strict] [--ids] [FILE]"
   assert_equal "$stderr" ""
   run -2 --separate-stderr "$EXTRACT" --bogus
   assert_equal "$stderr" "runbook-commands: unknown option '--bogus'
@@ -421,7 +421,7 @@ mm2-offsets verify --config a.ini --plan p.json"
 
 @test "a misspelled option, an unknown subcommand or a misspelled probe option fails the check" {
   local copy=$BATS_TEST_TMPDIR/RUNBOOK.md
-  sed 's/--stable-wait 90/--stable-wiat 90/' "$RUNBOOK" >"$copy"
+  sed 's/--out export.json$/--out export.json --stable-wiat 90/' "$RUNBOOK" >"$copy"
   run -1 check_tools "$copy"
   assert_output --partial "'--stable-wiat' is not an option of mm2-offsets export"
   sed 's/^mm2-offsets rollback-plan /mm2-offsets rollback /' "$RUNBOOK" >"$copy"
@@ -513,4 +513,110 @@ mm2-offsets verify --config a.ini --plan p.json"
   local alerts=$output
   run -0 bash -c "grep -oE '^\\| MM2[A-Za-z]+ \\|' '$RUNBOOK' | tr -d '| ' | sort"
   assert_equal "$output" "$alerts"
+}
+
+@test "runbook-commands: --block ID, --set NAME=VALUE, --strict and --ids; a bad, repeated or unknown id exits 2" {
+  cat >"$BATS_TEST_TMPDIR/t.md" <<'EOF'
+```sh runbook id=one
+# in the operator pod
+mm2-offsets resume --config a.ini --plan p.json --approve <PLAN_DIGEST>
+mm2-offsets check --config a.ini --plan <PLAN>
+```
+```sh runbook
+kubectl -n mm2 get pods
+```
+EOF
+  run -0 "$EXTRACT" --block one --set PLAN_DIGEST=sha256:00 --set PLAN=p.json "$BATS_TEST_TMPDIR/t.md"
+  assert_output "mm2-offsets resume --config a.ini --plan p.json --approve sha256:00
+mm2-offsets check --config a.ini --plan p.json"
+  run -1 --separate-stderr "$EXTRACT" --block one --set PLAN=p.json --strict "$BATS_TEST_TMPDIR/t.md"
+  assert_output ""
+  assert_equal "$stderr" "runbook-commands: $BATS_TEST_TMPDIR/t.md:3: <PLAN_DIGEST> is left in: mm2-offsets resume --config a.ini --plan p.json --approve <PLAN_DIGEST>"
+  run -0 "$EXTRACT" --ids "$BATS_TEST_TMPDIR/t.md"
+  assert_output "one	1	mm2-offsets resume --config a.ini --plan p.json --approve <PLAN_DIGEST>
+one	2	mm2-offsets check --config a.ini --plan <PLAN>
+-	1	kubectl -n mm2 get pods"
+  run -2 --separate-stderr "$EXTRACT" --block two "$BATS_TEST_TMPDIR/t.md"
+  assert_equal "${stderr_lines[0]}" "runbook-commands: $BATS_TEST_TMPDIR/t.md: no \`\`\`sh runbook block has the id 'two'"
+  run -2 --separate-stderr "$EXTRACT" --set plan=x "$BATS_TEST_TMPDIR/t.md"
+  assert_equal "${stderr_lines[0]}" "runbook-commands: --set needs NAME=VALUE (NAME as in <NAME>), got 'plan=x'"
+  # shellcheck disable=SC2016 # backquotes, not an expansion
+  sed 's/^```sh runbook$/```sh runbook id=one/' "$BATS_TEST_TMPDIR/t.md" >"$BATS_TEST_TMPDIR/dup.md"
+  run -2 --separate-stderr "$EXTRACT" "$BATS_TEST_TMPDIR/dup.md"
+  assert_equal "${stderr_lines[0]}" "runbook-commands: $BATS_TEST_TMPDIR/dup.md:6: block id 'one' is already the block's of line 1"
+  sed 's/id=one/id=One/' "$BATS_TEST_TMPDIR/t.md" >"$BATS_TEST_TMPDIR/bad.md"
+  run -2 --separate-stderr "$EXTRACT" "$BATS_TEST_TMPDIR/bad.md"
+  assert_equal "${stderr_lines[0]}" "runbook-commands: $BATS_TEST_TMPDIR/bad.md:1: a block id is lower case letters, digits and dashes, got 'One'"
+}
+
+# rehearsed: "ID<TAB>N" for every runbook command a rehearsal runs: rbo/rbw STEP ID N in
+# tests/rehearsal/*.sh and *.bash, N a number, or "$n" in a one-line "for n in 1 2 ...; do" loop.
+rehearsed() {
+  cat "$ROOT"/tests/rehearsal/*.sh "$ROOT"/tests/rehearsal/*.bash | awk '
+    { loop = ""; if (match($0, /for n in [0-9 ]+;/)) { loop = substr($0, RSTART + 9, RLENGTH - 10) } }
+    { line = $0
+      while (match(line, /rb[ow] "?[a-z0-9$-]+"? [a-z0-9-]+ ("\$n"|[0-9]+)/)) {
+        split(substr(line, RSTART, RLENGTH), w, " ")
+        if (w[4] == "\"$n\"") { k = split(loop, ns, " "); for (i = 1; i <= k; i++) print w[3] "\t" ns[i] }
+        else print w[3] "\t" w[4]
+        line = substr(line, RSTART + RLENGTH) } }' | sort -u
+}
+
+# skipped ON: "ID<TAB>N" for every command tests/rehearsal/runbook-skip names for ON (kube|podman).
+skipped() {
+  local on=$1
+  "$EXTRACT" --ids "$RUNBOOK" | while IFS=$'\t' read -r id n _; do
+    if awk -v id="$id" -v n="$n" -v on="$on" '!/^#/ && $1 == id && ($2 == n || $2 == "*") && ($3 == on || $3 == "both") { f = 1 } END { exit !f }' \
+      "$ROOT/tests/rehearsal/runbook-skip"; then printf '%s\t%s\n' "$id" "$n"; fi
+  done
+}
+
+# coverage FILE: one line per command of FILE's sh runbook blocks that neither rehearsal runs
+# nor tests/rehearsal/runbook-skip names (podman: only mm2-offsets and mm2-probe lines count),
+# per skip line without a block, a place or a reason, per rehearsed command FILE lacks or
+# skips; a block without an id.  Exit 1 when there is any.
+coverage() {
+  local all ran skip_kube skip_podman id n cmd on reason
+  all=$(RUNBOOK=$1 "$EXTRACT" --ids "$1")
+  ran=$(rehearsed)
+  skip_kube=$(RUNBOOK=$1 skipped kube)
+  skip_podman=$(RUNBOOK=$1 skipped podman)
+  {
+    while IFS=$'\t' read -r id n cmd; do
+      [ "$id" != - ] || echo "a block without an id: $cmd"
+      grep -qxF "$id"$'\t'"$n" <<<"$ran"$'\n'"$skip_kube" || echo "$id/$n: neither rehearsed on kube nor in runbook-skip: $cmd"
+      case $cmd in
+        mm2-offsets\ * | mm2-probe\ *)
+          grep -qxF "$id"$'\t'"$n" <<<"$ran"$'\n'"$skip_podman" || echo "$id/$n: neither rehearsed on podman nor in runbook-skip: $cmd" ;;
+      esac
+    done <<<"$all"
+    while read -r id n on reason; do
+      [[ -z "$id" || "$id" == \#* ]] && continue
+      grep -q "^$id"$'\t' <<<"$all" || echo "runbook-skip names block $id, which the runbook lacks"
+      [[ "$on" =~ ^(kube|podman|both)$ ]] || echo "runbook-skip: $id $n: '$on' is not kube, podman or both"
+      [ -n "$reason" ] || echo "runbook-skip: $id $n gives no reason"
+    done <"$ROOT/tests/rehearsal/runbook-skip"
+    while IFS=$'\t' read -r id n; do
+      grep -q "^$id"$'\t'"$n"$'\t' <<<"$all" || echo "the rehearsal runs $id/$n, which the runbook lacks"
+      ! grep -qxF "$id"$'\t'"$n" <<<"$skip_kube" || echo "$id/$n is rehearsed but runbook-skip skips it on kube"
+    done <<<"$ran"
+  } | tee "$BATS_TEST_TMPDIR/coverage"
+  [ ! -s "$BATS_TEST_TMPDIR/coverage" ]
+}
+
+@test "every sh runbook block has an id; each command is run by the rehearsals (podman: mm2-offsets and mm2-probe) or in runbook-skip with a reason" {
+  run -0 coverage "$RUNBOOK"
+  assert_output ""
+  [ "$(rehearsed | wc -l)" -ge 40 ] || fail "only $(rehearsed | wc -l) commands rehearsed"
+}
+
+@test "a runbook command neither rehearsed nor skipped, or a block without an id, fails the coverage check" {
+  local copy=$BATS_TEST_TMPDIR/RUNBOOK.md
+  { cat "$RUNBOOK"; printf '%s\n' '```sh runbook id=extra' '# on the workstation' 'kubectl -n mm2 get pods' '```'; } >"$copy"
+  run -1 coverage "$copy"
+  assert_output "extra/1: neither rehearsed on kube nor in runbook-skip: kubectl -n mm2 get pods"
+  # shellcheck disable=SC2016 # backquotes, not an expansion
+  sed 's/^```sh runbook id=stop$/```sh runbook/' "$RUNBOOK" >"$copy"
+  run -1 coverage "$copy"
+  assert_line --partial "a block without an id: mm2-offsets stop"
 }

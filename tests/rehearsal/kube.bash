@@ -15,7 +15,8 @@
 . "$root/tests/kube/kube.env"
 NS=mm2
 KW=$W/kube
-OVERLAY_NAME=k8s/overlays/kube-e2e
+OVERLAY_NAME=k8s/overlays/kube-runbook
+LAST_KILLED=
 SVC_IP=198.18.21.80
 # shellcheck source=tests/kube/kc.bash
 . "$root/tests/kube/kc.bash"
@@ -61,22 +62,44 @@ backend_check() {
   [ -x "$root/tests/kube/cluster.sh" ] || die "tests/kube/cluster.sh is missing" 3
 }
 
-# pods_up: the cluster and the bed's brokers side by side (tests/kube/world.sh), the overlay
-# (the Job suspended), 3 Ready pods.
+# secrets_dir DIR: kube-e2e's test Secrets as a secret store would hand them over, one directory
+# per Secret, one file per key holding the bare value (docs/RUNBOOK.md, step 1).  Under a
+# directory named secret-volumes, which run.sh's secrets.nowhere check leaves out; removed once
+# the Secrets are made.
+secrets_dir() {
+  "$LPY" - "$root/k8s/overlays/kube-e2e/secret.yaml" "$1" <<'PY'
+import os, sys, yaml
+for doc in yaml.safe_load_all(open(sys.argv[1])):
+    d = os.path.join(sys.argv[2], doc["metadata"]["name"])
+    os.makedirs(d, mode=0o700)
+    for k, v in doc["stringData"].items():
+        with open(os.path.join(d, k), "w") as f:
+            f.write(v)
+PY
+}
+
+# pods_up: the cluster and the bed's brokers side by side (tests/kube/world.sh), then the
+# runbook's step 1 as its document says: the namespace, the Secrets, the overlay kube-runbook
+# (kube-e2e without its Secrets; the Job suspended) rendered into cutover/ and applied, the
+# workers rolled out; 3 Ready pods; the operator pod.
 pods_up() {
+  local n
   mkdir -p "$KW"
   WORLD_LOGS=$LOGS timeout 1800 "$root/tests/kube/world.sh" up >"$LOGS/world-up.log" 2>&1 ||
     { tail -n 20 "$LOGS/world-up.log" >&2; die "the test cluster or the brokers did not come up; see $LOGS/"; }
-  # Applied from a pipe: the overlay's test Secret is never written into the run's files.
-  timeout 60 kubectl kustomize "$root/k8s/overlays/kube-e2e" |
-    kc apply --server-side --field-manager=mm2kit-rehearsal -f - >"$KW/apply.out" 2>"$KW/apply.err" ||
-    die "the overlay was not applied: $(cat "$KW/apply.err")"
-  [ ! -s "$KW/apply.err" ] || log "apply said: $(tr '\n' ' ' <"$KW/apply.err")"
+  secrets_dir "$W/secret-volumes/store"
+  for n in 1 2 3; do rbw "namespace-$n" namespace "$n" "SECRETS_DIR=$W/secret-volumes/store" || die "step 1's line $n failed: $(cat "$CUT/namespace-$n.err")"; done
+  rm -rf "$W/secret-volumes/store"
   timeout 7200 "$KUBE_BIN/kubectl" -n "$NS" get pods -l app.kubernetes.io/component=worker --watch \
     --output-watch-events -o json >"$KW/pods-watch.json" 2>"$KW/pods-watch.err" &
   BG_PIDS+=("$!")
+  for n in 1 2 3 4 5 6; do rbw "deploy-$n" deploy "$n" OVERLAY=kube-runbook || die "step 1's deploy line $n failed: $(cat "$CUT/deploy-$n.err")"; done
+  [ "$(cat "$CUT/deploy-4.out")" = true ] || die "step 1: the Job's .spec.suspend is '$(cat "$CUT/deploy-4.out")', not true"
+  ! grep -q '^kind: Secret$' "$CUT/rendered.yaml" || die "step 1: cutover/rendered.yaml holds a Secret"
   follow "bed up" 300
   operator_pod
+  # The lines of step 1's "if it goes wrong" that are safe on a good deployment.
+  { rbw step1-fix-1 step1-fix 1 && rbw step1-fix-2 step1-fix 2; } || die "step 1's suspend and describe lines failed: $(cat "$CUT/step1-fix-1.err" "$CUT/step1-fix-2.err")"
 }
 
 # backend_record: the namespace's events kept for the report (kube/events.json), before the
@@ -283,6 +306,7 @@ kills() {
     timeout 60 ctr -a "$KUBE_DIR/containerd/containerd.sock" -n k8s.io tasks kill -s SIGKILL "${cid#containerd://}" >/dev/null ||
       die "could not kill the container of $victim"
     log "  SIGKILL $victim ($([ "$leader" = "$victim" ] && echo leader || echo member), tasks on $(jq -r 'join(" ")' <<<"$parts"))"
+    LAST_KILLED=$victim
     forget "$victim"
     local end=$((SECONDS + 120))
     until [ "$(kc get pod "$victim" -o jsonpath='{.status.containerStatuses[0].restartCount}')" != "$before" ]; do
@@ -321,12 +345,22 @@ evict() {
   event phase name="$phase" end=true
 }
 
-# operator_pod: the Job's pod template (less its Job's labels and the plan) sleeping; oj runs
-# mm2-offsets in it with the Job's files, Secret and identity.
+# operator_pod: step 1's operator pod, by the runbook's lines (the last, an interactive shell,
+# is tests/rehearsal/runbook-skip's): the Job's pod template (less its Job's labels and the
+# plan) sleeping; oj and rbo run mm2-offsets in it with the Job's files, Secret and identity.
 operator_pod() {
-  kc get job mm2-offsets-apply -o json | jq --arg sleep 86400 -f "$root/tests/kube/operator-pod.jq" >"$KW/operator.json"
-  kc apply --server-side --field-manager=mm2kit-rehearsal -f "$KW/operator.json" >/dev/null
-  kc wait --for=condition=Ready pod/mm2-operator --timeout=120s >/dev/null || die "the operator's pod was not Ready"
+  local n
+  for n in 1 2 3 4; do rbw "operator-$n" operator "$n" || die "step 1's operator pod line $n failed: $(cat "$CUT/operator-$n.err")"; done
+  cp "$CUT/operator.json" "$KW/operator.json"
+}
+
+# op_sh STEP LINE: a command line of the runbook's "in the operator pod" blocks, in the pod
+# (tests/rehearsal/runbook.bash, rbo); its /work copied to CUT after.
+op_sh() {
+  local rc=0
+  timeout 300 "$KUBE_BIN/kubectl" -n "$NS" exec mm2-operator -- sh -c "$2" >"$CUT/$1.out" 2>"$CUT/$1.err" || rc=$?
+  kc exec mm2-operator -- tar -C /work -cf - . | tar -C "$CUT" -xf -
+  return "$rc"
 }
 
 # oj STEP ARGS...: mm2-offsets ARGS in the operator's pod; its /work copied to CUT after.
@@ -341,18 +375,23 @@ oj() {
   return "$rc"
 }
 
-# run_job: the reviewed plan as the ConfigMap the Job mounts, the Job resumed, to its end.
+# run_job: step 7 as the runbook says: the reviewed plan as the ConfigMap the Job mounts, the Job
+# resumed, to its end, its log kept.  Then, once, "Run the Job again" and step 7 again: apply on
+# the unchanged STOPPED connector changes nothing and verifies.
+JOB_RUNS=0
 run_job() {
-  local pod
-  kc create configmap mm2-offsets-plan --from-file=plan.json="$CUT/plan.json" >/dev/null
-  kc patch job mm2-offsets-apply --type=merge -p '{"spec":{"suspend":false}}' >/dev/null
-  local end=$((SECONDS + 300))
-  until [ -n "$(kc get job mm2-offsets-apply -o jsonpath='{.status.succeeded}{.status.failed}')" ]; do
-    [ $SECONDS -lt $end ] || break
-    sleep 1
-  done
-  pod=$(kc get pods -l batch.kubernetes.io/job-name=mm2-offsets-apply -o jsonpath='{.items[0].metadata.name}')
-  kc logs "$pod" >"$CUT/job.log" 2>&1 || true
+  local n
+  JOB_RUNS=$((JOB_RUNS + 1))
+  for n in 1 2; do rbw "job-$n" job "$n" || die "step 7's line $n failed: $(cat "$CUT/job-$n.err")"; done
+  rbw job-3 job 3 || log "step 7's wait: $(cat "$CUT/job-3.err")"
+  rbw job-4 job 4 || true
+  rbw job-5 job 5 || true
+  if [ "$JOB_RUNS" = 1 ] && [ "$(cat "$CUT/job-4.out")" = "1 " ]; then
+    cp "$CUT/job.log" "$CUT/job-1.log"
+    for n in 1 2 3; do rbw "job-again-$n" job-again "$n" || die "step 7's run the Job again, line $n failed: $(cat "$CUT/job-again-$n.err")"; done
+    run_job
+    return
+  fi
   # The pod's log holds stdout and stderr together: every diagnostic line starts with the
   # program's name, the rest is the reports' JSON (one line each, or pretty-printed).
   grep -Ev '^mm2-offsets [a-z]+: ' "$CUT/job.log" >"$CUT/job.out" || true

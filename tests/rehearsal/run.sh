@@ -22,12 +22,15 @@
 # k8s/overlays/bed Deployment says.  A producer keeps writing to orders (4 partitions) and
 # payments (3); a Flink-like copier copies to the target and commits C (one partition at
 # C = 0, one at C = log end), its last checkpoint in an EXACTLY_ONCE transaction it leaves
-# open.  Then the cutover with the Job's own files: export, plan (refused while the
-# transaction is open), the transaction commits, export, plan, the Job (apply + verify),
-# resume, check.  Then, still producing: rolling restarts (the Deployment's order: a new pod
-# Ready, then SIGTERM to the youngest old one) and hard kills (SIGKILL, a new pod).  Then
-# every record is compared, §7.1 is checked, and tests/rehearsal/report.py writes
-# build/rehearsal/REPORT.md with lag.svg and prints it.
+# open.  Then the cutover with the Job's own files, by docs/RUNBOOK.md's own command lines
+# (tests/rehearsal/runbook.bash; on kube its kubectl lines too, step 1 included): export,
+# plan (refused while the transaction is open), the transaction commits, export, plan, the
+# Job (apply + verify), apply and verify again, resume, check.  Then, still producing:
+# rolling restarts (the Deployment's order: a new pod Ready, then SIGTERM to the youngest
+# old one) and hard kills (SIGKILL, a new pod).  Then every record is compared, §7.1 is
+# checked, the runbook's step 12 and rollback after MM2 started run (remove refused, stop,
+# rollback-plan --commit), and tests/rehearsal/report.py writes build/rehearsal/REPORT.md
+# with lag.svg and prints it.
 #
 # Exit codes: 0 every check passed and nothing was lost; 1 a check failed (one line each on
 # stderr); 2 usage; 3 the image or the tools are missing; 4 the bed or a step did not come up.
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
     --full) mode=full ;;
     --keep) keep=1 ;;
     --on) on=${2:-}; shift ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^# jq programs/{/^# jq programs/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'rehearsal: unknown option %s\nTry %s --help\n' "$1" "$0" >&2; exit 2 ;;
   esac
   shift
@@ -448,6 +451,18 @@ oj() {
   return "$rc"
 }
 INI=/etc/mm2-offsets/migration.ini
+# op_sh STEP LINE: a command line of the runbook's "in the operator pod" blocks, as oj runs
+# mm2-offsets (tests/rehearsal/runbook.bash, rbo).
+# [connect] workers' headless Service, mm2-connect-workers, resolves to every live pod, as
+# cluster DNS would.
+op_sh() {
+  local i hosts=()
+  for i in "${ACTIVE[@]}"; do hosts+=(--add-host "mm2-connect-workers:$(wip "$i")"); done
+  timeout 300 podman run --rm --network "$BED_NET" "${BED_HOSTS[@]}" --add-host "mm2-connect:$(live_ip)" "${hosts[@]}" \
+    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL \
+    --security-opt no-new-privileges --memory 256m -v "$JOBFILES:/etc/mm2-offsets:ro" -v "$CUT:/work:rw" -w /work \
+    "${OJ_ENV[@]}" --entrypoint sh "$IMAGE" -c "$2" >"$CUT/$1.out" 2>"$CUT/$1.err"
+}
 
 pods_up() { # the bed's brokers and 3 pods of the rendered Deployment
   timeout 300 "$BED" up 0 >"$LOGS/bed-up.log" 2>&1 || { cat "$LOGS/bed-up.log" >&2; die "the bed's brokers did not come up"; }
@@ -474,11 +489,17 @@ if [ "$on" = kube ]; then
   # shellcheck source=tests/rehearsal/kube.bash
   . "$here/kube.bash"
 fi
+# The runbook's own commands (rbo, rbw, rb_coverage).
+# shellcheck source=tests/rehearsal/runbook.bash
+. "$here/runbook.bash"
 
 # ============================================================================================
 log "bed: brokers (with an authorizer) and 3 pods of the rendered Deployment ($on)"
 pods_up
 event phase name="bed up" end=true
+# Step 1's last line: no connector yet.
+rbo no-connector no-connector 1 || die "mm2-probe connectors failed: $(cat "$CUT/no-connector.err")"
+check runbook.no-connector "$(is_ok [ ! -s "$CUT/no-connector.out" ])" "step 1: mm2-probe connectors printed '$(tr '\n' ' ' <"$CUT/no-connector.out")' (nothing: no connector)"
 
 # ---- the topics, and what replication must leave alone ---------------------------------------
 SRC=$BED_SRC_BOOTSTRAP TGT=$BED_TGT_BOOTSTRAP
@@ -523,6 +544,24 @@ log "flink: checkpoint 1 (orders-1 stays at C = 0)"
 kit 120 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic orders --upto "$(upto orders 30 1:0)" >/dev/null
 kit 120 flink-copy --source "$SRC" --target "$TGT" --group "$GROUP" --topic payments --upto "$(upto payments 30)" >/dev/null
 sleep 3
+# The runbook's steps 2 and 3: preflight, before Flink stops (its C committed: the retention
+# headroom is checked); on kube also the workers' own principal, in a worker.
+preflight_check() { # STEP RC
+  check "runbook.$1" "$(is_ok [ "$2" = 0 ])" "preflight exited $2: $(grep -h 'info: [0-9]* passed' "$CUT/$1.err") $(grep -h 'refused:' "$CUT/$1.err" | head -n 3 | tr '\n' ' ')"
+}
+rc=0
+rbo preflight-1 preflight-1 1 || rc=$?
+preflight_check preflight-1 "$rc"
+if [ "$on" = kube ]; then
+  rc=0
+  # A worker has no INI: the runbook's line takes the INI's answers (the bed's one broker: 1, 1).
+  { rbw preflight-workers preflight-workers 1 \
+    "INTERNAL_REPLICATION_FACTOR=$(sed -n 's/^internal.replication.factor *= *//p' "$JOBFILES/migration.ini")" \
+    "INTERNAL_MIN_INSYNC_REPLICAS=$(sed -n 's/^internal.min.insync.replicas *= *//p' "$JOBFILES/migration.ini")" &&
+    rbw preflight-workers-save preflight-workers 2; } || rc=$?
+  check runbook.preflight-workers "$(is_ok [ "$rc" = 0 ] && jq -e '.refused == false' "$CUT/preflight-workers.json" >/dev/null)" \
+    "preflight --workers in a worker exited $rc: $(jq -c '[.findings[] | select(.severity != "pass") | .message[0:120]]' "$CUT/preflight-workers.json" 2>/dev/null)"
+fi
 # payments-0 gets no new record until after the cutover: its C will be its log end.
 echo payments:0 >"$W/ctl/hold"
 end=$((SECONDS + 30))
@@ -586,12 +625,16 @@ flink_gap() {
     "plan --start-at-gap: [topic, partition, gap, C - MM2's start] $got"
   event flink-gap k="$ABORTED_K"
 }
-log "cutover: export, plan (a transaction is open on the target)"
-oj export-open export --config "$INI" --out export-open.json --stable-wait 2 -q ||
-  die "export failed: $(cat "$CUT/export-open.err")"
 rc=0
-oj plan-open plan --config "$INI" --export export-open.json --out plan-open.json || rc=$?
-if [ "$rc" = 1 ] && grep -qF '[rule open-transaction]' "$CUT/plan-open.err" && [ ! -e "$CUT/plan-open.json" ]; then
+rbo preflight-2 preflight-2 1 || rc=$?
+preflight_check preflight-2 "$rc"
+log "cutover: export, plan (a transaction is open on the target)"
+# The runbook's step 5 and 6 lines (its export waits 1.5 checkpoint intervals of the bed's INI).
+rbo export-open export 1 || die "export failed: $(cat "$CUT/export-open.err")"
+cp "$CUT/export.json" "$CUT/export-open.json"
+rc=0
+rbo plan-open plan 1 || rc=$?
+if [ "$rc" = 1 ] && grep -qF '[rule open-transaction]' "$CUT/plan-open.err" && [ ! -e "$CUT/plan.json" ]; then
   check cutover.open-transaction-refused 0 "plan refused while Flink's sink transaction was open: $(grep -c 'rule open-transaction' "$CUT/plan-open.err") partition(s) [rule open-transaction]"
 else
   check cutover.open-transaction-refused 1 "plan exited $rc with the transaction open: $(tail -n 3 "$CUT/plan-open.err" | tr '\n' ' ')"
@@ -604,13 +647,18 @@ event txn-committed wait_ms="$(($(now_ms) - t_wait))"
 # With REHEARSAL_ABORTED=1 this waits until the broker has aborted payments' last transaction.
 wait "$FLINK_P" || die "the Flink-like copier of payments failed; see $LOGS/flink-payments.log"
 log "cutover: the sink transaction committed; export, plan, the Job (apply + verify), resume"
-oj export export --config "$INI" --out export.json --stable-wait 2 -q || die "export failed: $(cat "$CUT/export.err")"
+rbo export export 1 || die "export failed: $(cat "$CUT/export.err")"
+if [ "$on" = kube ]; then rbw save-export save-export 1 || die "step 5's copy of /work failed: $(cat "$CUT/save-export.err")"; fi
 if [ "$ABORTED" = 1 ]; then
   flink_gap
 else
-  oj plan plan --config "$INI" --export export.json --out plan.json -q || die "plan refused: $(cat "$CUT/plan.err")"
+  rbo plan plan 1 || die "plan refused: $(cat "$CUT/plan.err")"
 fi
 DIGEST=$(tr -d '[:space:]' <"$CUT/plan.out")
+if [ "$on" = kube ]; then
+  for n in 1 2 3 4; do rbw "plan-review-$n" plan-review "$n" || die "step 6's review line $n failed: $(cat "$CUT/plan-review-$n.err")"; done
+  check runbook.plan-review "$(is_ok [ "$(cat "$CUT/plan-review-4.out")" = "$DIGEST" ])" "step 6's review: the plan's digest $(cat "$CUT/plan-review-4.out"), plan printed $DIGEST"
+fi
 install -m 0644 "$CUT/plan.json" "$W/k8s-job/plan/plan.json"
 t0=$(now_ms)
 rc=0
@@ -626,18 +674,36 @@ else
 fi
 state=$(curl -s -m 10 "http://$(live_ip):8088/connectors/$CONN/status" | jq -c '[.connector.state, (.tasks | length)]')
 check cutover.job-never-resumes "$(is_ok [ "$state" = '["STOPPED",0]' ])" "after the Job: [connector state, tasks] $state"
+# Step 7's apply in the operator pod, on the Job's unchanged STOPPED connector: nothing changes,
+# it verifies; then step 8.
+rc=0
+{ rbo apply-in-pod apply-in-pod 1 && rbo verify-apply apply-in-pod 2; } || rc=$?
+check runbook.apply-again "$(is_ok [ "$rc" = 0 ])" "step 7's apply and verify in the operator pod after the Job: exit $rc; $(grep -h 'info: \(backed up\|verified\)' "$CUT/apply-in-pod.err" | cut -c1-200 | tr '\n' ' ')"
+rbo verify verify 1 || die "verify failed: $(cat "$CUT/verify.err")"
+check runbook.verify "$(is_ok jq -e '.ok == true' "$CUT/verify.json")" "step 8: $(tail -n 2 "$CUT/verify.err" | head -n 1)"
+if [ "$on" = kube ]; then
+  rbw save-verify save-verify 1 || die "step 8's copy of /work failed: $(cat "$CUT/save-verify.err")"
+  { rbw approve-1 approve 1 && rbw approve-2 approve 2; } || die "step 9's approval lines failed: $(cat "$CUT/approve-2.err")"
+  check runbook.approve "$(is_ok [ "$(cat "$CUT/approve-1.out")" = "$DIGEST" ] && grep -qF "$DIGEST" "$CUT/approve-2.out")" \
+    "step 9: the plan's digest $(cat "$CUT/approve-1.out"); the Job's log: $(cut -c1-200 "$CUT/approve-2.out")"
+fi
 # A person approves the plan's digest; nothing waits for it here.
-oj resume resume --config "$INI" --plan plan.json --approve "$DIGEST" || die "resume failed: $(cat "$CUT/resume.err")"
+rbo resume resume 1 "PLAN_DIGEST=$DIGEST" || die "resume failed: $(cat "$CUT/resume.err")"
 event resumed
 check cutover.resume 0 "$(tail -n 1 "$CUT/resume.err")"
+# The bed's INI agrees to a pause of an hour ([policy] max.pause.seconds): resume says how much is used.
+check runbook.pause "$(is_ok grep -q 'info: the pause is [0-9]* s since the plan was made, within \[policy\] max.pause.seconds = 3600$' "$CUT/resume.err")" \
+  "resume: $(grep -h 'the pause is' "$CUT/resume.err" | cut -c1-200)"
 rm -f "$W/ctl/hold"
 rc=0
-oj check check --config "$INI" --plan plan.json --timeout 120 --report check.json || rc=$?
+rbo check check 1 || rc=$?
 if [ "$rc" = 0 ]; then
   check cutover.check 0 "mm2-offsets check: $(jq -c '{equal, pending, failed}' "$CUT/check.out")"
 else
   check cutover.check 1 "mm2-offsets check exited $rc: $(tail -n 3 "$CUT/check.err" | tr '\n' ' ')"
 fi
+rbo status-10 check 2 || log "step 10's status exited $?: $(tail -n 2 "$CUT/status-10.err" | tr '\n' ' ')"
+if [ "$on" = kube ]; then rbw save-check save-check 1 || die "step 10's copy of /work failed: $(cat "$CUT/save-check.err")"; fi
 jq -c '[.partitions[] | {key: "\(.topic)/\(.partition)", value: .target_start}] | from_entries' "$CUT/plan.json" >"$W/first-from.json"
 event phase name=cutover end=true
 
@@ -668,6 +734,16 @@ for d in "${ROLLS[@]}"; do
   # leader reassigns at once); an eviction shows Kafka's default delay running its course.
   if [ "$mode" = full ] && [ "$d" = "$KAFKA_DEFAULT_DELAY" ]; then evict "eviction at $KAFKA_DEFAULT_DELAY"; fi
 done
+
+# Step 11, still producing.
+rc=0
+{ rbo observe-status observe 1 && rbo observe-probe observe 2; } || rc=$?
+check runbook.observe "$(is_ok [ "$rc" = 0 ])" "step 11: status exit $rc; $(grep -h '^total lag' "$CUT/observe-status.out"); $(cat "$CUT/observe-probe.out" 2>/dev/null)"
+if [ "$on" = kube ]; then
+  { rbw observe-pods observe-pods 1 && rbw observe-monitor observe-pods 2; } || die "step 11's kubectl lines failed: $(cat "$CUT/observe-pods.err" "$CUT/observe-monitor.err")"
+  rbw worker-log worker-log 1 "WORKER_POD=$LAST_KILLED" || die "step 11's logs --previous of $LAST_KILLED failed: $(cat "$CUT/worker-log.err")"
+  check runbook.worker-log "$(is_ok [ -s "$CUT/worker-log.out" ])" "step 11: kubectl logs --previous $LAST_KILLED: $(wc -l <"$CUT/worker-log.out") lines"
+fi
 
 # ---- the end: the producer stops, the target catches up ----------------------------------------
 touch "$W/ctl/stop"
@@ -733,6 +809,37 @@ live=$(for i in "${ACTIVE[@]}"; do printf '%s:8088\n' "$(wip "$i")"; done | jq -
 check pods.advertise-pod-ip "$(is_ok jq -e --argjson live "$live" 'all(.[]; . as $w | $live | index($w))' <<<"$adv")" "workers named by Connect: $adv; live pod IPs: $live"
 stops=$(jq -sc '[.[] | select(.kind == "stopped") | [.exit_code, .stop_ms]]' "$W/events.jsonl")
 check pods.sigterm-clean "$(is_ok jq -e 'length > 0 and all(.[]; .[0] == 143 and .[1] < 60000)' <<<"$stops")" "every SIGTERM: [exit code, ms] $stops (143 = clean, inside the 60 s grace period)"
+
+# ---- the runbook's step 12 and its rollback after MM2 started, once everything is checked ---------
+if [ "$on" = kube ]; then
+  { rbw wrap-up-1 wrap-up 1 && rbw wrap-up-2 wrap-up 2; } || die "step 12 failed: $(cat "$CUT/wrap-up-1.err" "$CUT/wrap-up-2.err")"
+fi
+# Before MM2 started, remove; after, it refuses and says what to run instead.
+rc=0
+rbo remove remove 1 || rc=$?
+check runbook.remove-refused "$(is_ok [ "$rc" = 1 ] && grep -qF 'nothing was removed: if MM2 ran, run stop, then rollback-plan' "$CUT/remove.err")" \
+  "rollback: remove after MM2 ran exited $rc: $(grep -h 'error:' "$CUT/remove.err" | tail -n 1)"
+if [ "$on" = kube ]; then rbw save-remove save-remove 1 || die "the rollback's copy of /work failed"; fi
+rc=0
+{ rbo stop stop 1 && rbo stop-probe stop 2; } || rc=$?
+check runbook.stop "$(is_ok [ "$rc" = 0 ] && grep -q "^$CONN STOPPED tasks=0/0" "$CUT/stop-probe.out")" "rollback: stop exit $rc; $(cat "$CUT/stop-probe.out")"
+rc=0
+rbo rollback-plan rollback-plan 1 || rc=$?
+# Flink's C = M + 1 = every source log end: MM2 copied every record.
+want=$(jq -r 'to_entries[] | "\(.key | sub("/"; ",")),\(.value)"' "$W/ends-final.json" | sort)
+got=$(grep -v '^#' "$CUT/rollback.csv" 2>/dev/null | sort)
+check runbook.rollback-plan "$(is_ok [ "$rc" = 0 ] && [ "$got" = "$want" ])" \
+  "rollback: rollback-plan --commit exit $rc; rollback.csv $(tr '\n' ' ' <<<"$got"); the source's log ends $(tr '\n' ' ' <<<"$want")"
+# Step 12's audit trail, after the rollback: every step recorded whole, and the files restored.
+rc=0
+{ rbo trail trail 1 && rbo trail-restore trail-restore 1; } || rc=$?
+check runbook.trail "$(is_ok [ "$rc" = 0 ] && grep -q 'trail: whole: ' "$CUT/trail.err")" \
+  "step 12: status --trail exit $rc: $(cat "$CUT/trail.err" "$CUT/trail-restore.err" 2>/dev/null | grep -h 'error:' | tail -n 2 | tr '\n' ' ')"
+if [ "$on" = kube ]; then
+  rbw save-rollback save-rollback 1 || die "the rollback's copy of /work failed"
+  for n in 1 2 3 4 5; do rbw "operator-again-$n" operator-again "$n" || die "the operator pod, again: line $n failed: $(cat "$CUT/operator-again-$n.err")"; done
+fi
+rb_coverage
 
 # ---- no secret anywhere: every container's log kept, then the bed removed ------------------------
 for i in "${ACTIVE[@]}"; do save_pod_log "$i"; done

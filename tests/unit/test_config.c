@@ -265,7 +265,7 @@ static void test_config_tail_keys(void **state)
      * given once. */
     assert_one_problem(VALID "[sink]\nx = 1\n[flink]\ntimestamps.preserved = true\n",
                        INI ": unknown section [sink]; the sections are source, target, connect, "
-                           "flink, connector, trail");
+                           "flink, connector, trail, policy");
 }
 
 static void test_config_empty_file_names_every_required_part(void **state)
@@ -757,7 +757,7 @@ static void test_config_unknown_section(void **state)
     /* One line for the section, not one per key in it. */
     assert_one_problem(VALID "[sink]\ntopic = x\nsasl.password = ${env:NOPE}\nflush = 1\n",
                        INI ": unknown section [sink]; the sections are source, target, connect, "
-                           "flink, connector, trail");
+                           "flink, connector, trail, policy");
 }
 
 static void test_config_unknown_section_given_twice_is_reported_once(void **state)
@@ -772,9 +772,9 @@ static void test_config_unknown_section_given_twice_is_reported_once(void **stat
     dump(&p);
     mm2_config_free(&c);
     assert_string_equal(p.line[0], INI ": unknown section [sink]; the sections are source, "
-                                       "target, connect, flink, connector, trail");
+                                       "target, connect, flink, connector, trail, policy");
     assert_string_equal(p.line[1], INI ": unknown section [metrics]; the sections are source, "
-                                       "target, connect, flink, connector, trail");
+                                       "target, connect, flink, connector, trail, policy");
     /* [sink] coming back after [metrics] is not reported again. */
     assert_int_equal(p.n, 2);
 }
@@ -789,33 +789,30 @@ static void test_config_trail_defaults_and_keys(void **state)
     assert_true(c.trail_enabled);
     assert_string_equal(c.trail_topic, "mm2kit.trail");
     assert_int_equal(c.trail_rf, -1);
-    assert_int_equal(c.trail_retention_ms, 28L * 86400 * 1000);
+    assert_int_equal(mm2_config_trail_retention_ms(&c), 30L * 86400 * 1000);
     mm2_config_free(&c);
     assert_int_equal(parse(VALID "[trail]\nenabled = false\ntopic = ops.mm2-audit\n"
-                                 "replication.factor = 3\nretention.days = 90\n",
+                                 "replication.factor = 3\n[policy]\nrollback.window.days = 90\n",
                            &c, &p),
                      MM2_OK);
     assert_false(c.trail_enabled);
     assert_string_equal(c.trail_topic, "ops.mm2-audit");
     assert_int_equal(c.trail_rf, 3);
-    assert_int_equal(c.trail_retention_ms, 90L * 86400 * 1000);
+    assert_int_equal(mm2_config_trail_retention_ms(&c), 90L * 86400 * 1000);
     mm2_config_free(&c);
     assert_one_problem(VALID "[trail]\nenabled = yes\n",
                        INI ": [trail] enabled must be true or false, got \"yes\"");
     assert_one_problem(VALID "[trail]\ntopic = a/b\n",
                        INI ": [trail] topic \"a/b\" is not a Kafka topic name: topic name \"a/b\" "
                            "has an illegal character at position 2 (allowed: [a-zA-Z0-9._-])");
-    assert_one_problem(VALID "[trail]\nretention.days = 0\n",
-                       INI ": [trail] retention.days must be 1 to 3650 days (the rollback "
-                           "window), got \"0\"");
     assert_one_problem(VALID "[trail]\nreplication.factor = 0\n",
                        INI ": [trail] replication.factor must be 1 to 32767 (leave it out for "
                            "the broker's default.replication.factor), got \"0\"");
     assert_one_problem(VALID "[trail]\ntopic = a\ntopic = b\n",
                        INI ": [trail] topic is given twice; keep one");
-    assert_one_problem(VALID "[trail]\nretention = 1\n",
-                       INI ": [trail] has no key \"retention\"; the keys are enabled, topic, "
-                           "replication.factor, retention.days");
+    assert_one_problem(VALID "[trail]\nretention.days = 1\n",
+                       INI ": [trail] has no key \"retention.days\"; the keys are enabled, topic, "
+                           "replication.factor (its retention is [policy] rollback.window.days)");
 }
 
 static void test_config_key_outside_any_section(void **state)
@@ -824,7 +821,7 @@ static void test_config_key_outside_any_section(void **state)
     /* One line, naming the first such key. */
     assert_one_problem("group.id = x\nurl = y\n" VALID,
                        INI ": key \"group.id\" is outside any section; put it under [source], "
-                           "[target], [connect], [flink], [connector] or [trail]");
+                           "[target], [connect], [flink], [connector], [trail] or [policy]");
 }
 
 static void test_config_unknown_keys_list_the_known_ones(void **state)
@@ -1442,7 +1439,7 @@ static void test_config_reports_every_problem_at_once(void **state)
                                        "variable NOPE is not set; set it in the Job's environment "
                                        "(from its Secret)");
     assert_string_equal(p.line[3], INI ": unknown section [sink]; the sections are source, "
-                                       "target, connect, flink, connector, trail");
+                                       "target, connect, flink, connector, trail, policy");
     assert_string_equal(p.line[4], INI ": [source] bootstrap.servers must be host:port[,...]: "
                                        "entry \"kafka\" has no port");
     assert_string_equal(p.line[5], INI ": [target] is missing; it needs at least "
