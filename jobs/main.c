@@ -51,6 +51,7 @@ static const struct mm2_exit_note exit_notes[] = {
     {MM2_CONFIG, "the INI file or an input file"},
     {MM2_UNREACHABLE, "Kafka, Connect or Flink, or timed out"},
     {MM2_UNEXPECTED, "Kafka, Connect or Flink"},
+    {MM2_DIFFERS, "diff: a change to apply"},
 };
 
 static void usage(FILE *out)
