@@ -9,6 +9,7 @@
 
 #include "apply.h"
 #include "check.h"
+#include "diff.h"
 #include "export.h"
 #include "job.h"
 #include "mm2_cli.h"
@@ -41,6 +42,7 @@ static const struct {
     {"remove", cmd_remove, "rollback before MM2 ran: delete the connector and its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
     {"record", cmd_record, "put a file of this migration in the audit trail after the fact"},
+    {"diff", cmd_diff, "day two: the connector JSON against the running connector, by offsets"},
 };
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
