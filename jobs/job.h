@@ -17,8 +17,8 @@
  *                                          the subcommands: all of the above, never each other
  *   main.c                                 the table of subcommands
  * The decisions they act on are lib/'s pure functions (mm2_plan, mm2_binding, mm2_recheck,
- * mm2_verify, mm2_past, mm2_rollback, mm2_check, mm2_preflight, mm2_change), unit-tested there: jobs/ reads
- * arguments and artifacts, calls Kafka and Connect, and prints.
+ * mm2_verify, mm2_past, mm2_rollback, mm2_check, mm2_preflight, mm2_change), unit-tested there:
+ * jobs/ reads arguments and artifacts, calls Kafka and Connect, and prints.
  *
  * Contract:
  *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.
