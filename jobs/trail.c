@@ -116,7 +116,8 @@ enum mm2_status job_trail_put(struct job *j, const char *step, const char *kind,
         return MM2_OK;
     if (!j->cfg.trail_enabled) {
         if (!j->trail_ready)
-            mm2_log_debug(&j->log, "trail: off ([trail] enabled = false): nothing is recorded on the target");
+            mm2_log_debug(
+                &j->log, "trail: off ([trail] enabled = false): nothing is recorded on the target");
         j->trail_ready = true;
         return MM2_OK;
     }
