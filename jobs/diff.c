@@ -296,10 +296,30 @@ static const char *str(const cJSON *o, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* A topic left out, and the offsets Connect stores for it. */
+static void print_removed(const cJSON *e)
+{
+    const cJSON *x;
+    int64_t off;
+
+    printf("removed topic: %s: no longer replicated; its stored offsets stay behind:",
+           str(e, "topic"));
+    if (cJSON_GetArraySize(cJSON_GetObjectItem(e, "stored_offsets")) == 0)
+        printf(" none");
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, "stored_offsets"))
+    {
+        if (mm2_json_int64(cJSON_GetObjectItem(x, "offset"), &off))
+            printf(" %s-%d=%lld", str(e, "topic"), cJSON_GetObjectItem(x, "partition")->valueint,
+                   (long long)off);
+    }
+    printf("; added back later, it resumes from them (refused while they are below the "
+           "log start)\n");
+}
+
 /* The text form: one line per change and per topic, then the verdict. */
 static void print_text(const cJSON *rep)
 {
-    const cJSON *e, *x;
+    const cJSON *e;
     char a[140], b[140];
 
     printf("connector %s (%s) against %s: %d key%s differ%s\n", str(rep, "connector"),
@@ -318,18 +338,12 @@ static void print_text(const cJSON *rep)
         printf("review: topics: cannot tell which topics are new or gone: %s\n",
                str(rep, "topics_unknown"));
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(rep, "topics_new"))
+    {
         printf("new topic: %s\n", str(e, "why"));
+    }
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(rep, "topics_removed"))
     {
-        printf("removed topic: %s: no longer replicated; its stored offsets stay behind:",
-               str(e, "topic"));
-        if (cJSON_GetArraySize(cJSON_GetObjectItem(e, "stored_offsets")) == 0)
-            printf(" none");
-        cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, "stored_offsets"))
-            printf(" %s-%d=%.0f", str(e, "topic"), cJSON_GetObjectItem(x, "partition")->valueint,
-                   cJSON_GetObjectItem(x, "offset")->valuedouble);
-        printf("; added back later, it resumes from them (refused while they are below the "
-               "log start)\n");
+        print_removed(e);
     }
     printf("verdict: %s\n", str(rep, "verdict"));
 }

@@ -84,7 +84,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove, rollback-plan or record
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove, rollback-plan, record or diff
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {

@@ -19,6 +19,7 @@ start_live() {
   json_edit "$LIVE/connector.json" "c = d['config']; $2"
   rm -f "$WORK/port"
   timeout 60 python3 "$FAKE_CONNECT" "$1" "$WORK/port" "$LIVE" >"$WORK/fake.log" 2>&1 3>&- &
+  # shellcheck disable=SC2034 # stop_fake (offsets_helpers.bash) ends it
   FAKE_PID=$!
   await_file "$WORK/port" 5 "$WORK/fake.log" || fail "fake_connect $1 did not start in 5 s"
   ini_set url "http://127.0.0.1:$(cat "$WORK/port")"
@@ -96,6 +97,7 @@ verdict: harmless: a PUT of the file restarts the tasks only, the stored offsets
   assert_line --index 1 "verdict: the connector equals its file"
   file_edit "c['source.cluster.sasl.password'] = '\${env:MM2_SOURCE_PASSWORD_NEW}'"
   run -7 offsets diff --config "$INI" -q
+  # shellcheck disable=SC2016 # the reference, literally
   assert_line --index 1 --partial 'harmless: changed source.cluster.sasl.password: "${env:MM2_SOURCE_PASSWORD}" -> "${env:MM2_SOURCE_PASSWORD_NEW}"'
   refute_output --partial "$SECRET_HEAD"
 }
