@@ -90,16 +90,45 @@ static const char *live_reset(const cJSON *live)
     return "";
 }
 
-/* A topic the file newly replicates: Flink's committed offsets on its partitions, and why. */
-static enum mm2_status new_topic(struct job *j, const struct mm2_topic_meta *t, const cJSON *live,
-                                 cJSON *arr, struct mm2_error *err)
+/* Of the n partitions of topic: how many Connect stores an offset for under alias, and how many
+ * of those have their next record (offset + 1) below the source's log start. */
+static enum mm2_status stored(struct job *j, const struct mm2_tp *tps, int32_t n, const char *alias,
+                              const struct mm2_source_offsets *o, struct mm2_new_topic *t,
+                              struct mm2_error *err)
 {
-    int32_t n = t->partitions > 0 ? t->partitions : 0;
-    struct mm2_tp *tps = calloc((size_t)n + 1, sizeof(*tps));
-    int64_t *c = calloc((size_t)n + 1, sizeof(*c));
+    int64_t *start = calloc((size_t)n + 1, sizeof(*start)), *end = calloc((size_t)n + 1, 8);
     struct mm2_deadline dl;
     enum mm2_status st = MM2_OK;
-    int flink = 0;
+
+    for (int32_t p = 0; p < n; p++)
+        t->stored_parts += mm2_source_offsets_find(o, alias, tps[p].topic, p) != NULL;
+    if (start == NULL || end == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    else if (t->stored_parts > 0) {
+        job_kafka_deadline(j, &dl);
+        st = mm2_kafka_log_offsets(j->source, tps, (size_t)n, start, end, NULL, &dl, err);
+    }
+    for (int32_t p = 0; st == MM2_OK && t->stored_parts > 0 && p < n; p++) {
+        const struct mm2_source_offset *s = mm2_source_offsets_find(o, alias, tps[p].topic, p);
+        t->stored_below_start += s != NULL && s->offset + 1 < start[p];
+    }
+    free(start);
+    free(end);
+    return st;
+}
+
+/* A topic the file newly replicates: Flink's committed offsets on its partitions, the offsets
+ * Connect still stores for it, and what it needs. */
+static enum mm2_status new_topic(struct job *j, const struct mm2_topic_meta *m, const cJSON *live,
+                                 const struct mm2_source_offsets *o, cJSON *arr,
+                                 struct mm2_error *err)
+{
+    int32_t n = m->partitions > 0 ? m->partitions : 0;
+    struct mm2_tp *tps = calloc((size_t)n + 1, sizeof(*tps));
+    int64_t *c = calloc((size_t)n + 1, sizeof(*c));
+    struct mm2_new_topic t = {m->name, n, 0, 0, 0, j->cfg.group, live_reset(live)};
+    struct mm2_deadline dl;
+    enum mm2_status st;
     char why[900];
     cJSON *e = cJSON_CreateObject();
 
@@ -108,17 +137,21 @@ static enum mm2_status new_topic(struct job *j, const struct mm2_topic_meta *t, 
         goto out;
     }
     for (int32_t p = 0; p < n; p++)
-        tps[p] = (struct mm2_tp){t->name, p};
+        tps[p] = (struct mm2_tp){m->name, p};
     job_kafka_deadline(j, &dl);
     st = mm2_kafka_committed(j->source, j->cfg.group, tps, (size_t)n, c, &dl, err);
+    for (int32_t p = 0; st == MM2_OK && p < n; p++)
+        t.flink_parts += c[p] >= 0;
+    if (st == MM2_OK)
+        st = stored(j, tps, n, j->conn.alias, o, &t, err);
     if (st != MM2_OK)
         goto out;
-    for (int32_t p = 0; p < n; p++)
-        flink += c[p] >= 0;
-    mm2_change_new_topic_why(t->name, n, flink, j->cfg.group, live_reset(live), why, sizeof(why));
-    cJSON_AddStringToObject(e, "topic", t->name);
+    mm2_change_new_topic_why(&t, why, sizeof(why));
+    cJSON_AddStringToObject(e, "topic", m->name);
     cJSON_AddItemToObject(e, "partitions", mm2_json_int(n));
-    cJSON_AddItemToObject(e, "flink_committed_partitions", mm2_json_int(flink));
+    cJSON_AddItemToObject(e, "flink_committed_partitions", mm2_json_int(t.flink_parts));
+    cJSON_AddItemToObject(e, "stored_partitions", mm2_json_int(t.stored_parts));
+    cJSON_AddItemToObject(e, "stored_below_log_start", mm2_json_int(t.stored_below_start));
     cJSON_AddStringToObject(e, "why", why);
     cJSON_AddItemToArray(arr, e);
     e = NULL;
@@ -197,13 +230,16 @@ static enum mm2_status topics(struct job *j, const struct filters *f, const cJSO
     for (size_t i = 0; st == MM2_OK && i < l.n; i++) {
         enum mm2_topic_change ch = mm2_change_topic(mm2_mirror_replicates(f->before, l.v[i].name),
                                                     mm2_mirror_replicates(f->after, l.v[i].name));
-        if (ch == MM2_TOPIC_NEW)
-            st = new_topic(j, &l.v[i], live, added, err);
-        if (ch == MM2_TOPIC_GONE && !read) {
+        /* The stored offsets, once: of the topics left out, and of a topic added back. */
+        if (ch != MM2_TOPIC_SAME && !read) {
             read = true;
             st = mm2_connect_offsets(j->connect, j->conn.name, &o, err);
         }
-        if (ch == MM2_TOPIC_GONE && st == MM2_OK)
+        if (st != MM2_OK)
+            break;
+        if (ch == MM2_TOPIC_NEW)
+            st = new_topic(j, &l.v[i], live, &o, added, err);
+        else if (ch == MM2_TOPIC_GONE)
             gone_topic(l.v[i].name, f->alias, &o, gone);
     }
     mm2_topic_list_free(&l);

@@ -268,25 +268,44 @@ enum mm2_topic_change mm2_change_topic(bool replicated_before, bool replicated_a
     return replicated_after ? MM2_TOPIC_NEW : MM2_TOPIC_GONE;
 }
 
-void mm2_change_new_topic_why(const char *topic, int parts, int flink_parts, const char *group,
-                              const char *reset, char *buf, size_t len)
+/* A topic replicated before: resumed from its stored offsets. */
+static void readded_why(const struct mm2_new_topic *t, char *buf, size_t len)
 {
-    bool latest = reset != NULL && strcmp(reset, "latest") == 0;
+    char lost[200] = "";
 
-    if (flink_parts > 0)
+    if (t->stored_below_start > 0)
+        (void)snprintf(lost, sizeof(lost),
+                       "; on %d of them the next record has expired from the source log: the "
+                       "records between are gone without a word",
+                       t->stored_below_start);
+    (void)snprintf(buf, len,
+                   "refused without a start: %.249s: replicated before, MM2 would resume it from "
+                   "the offsets Connect still stores on %d of its %d partitions, not from Flink's "
+                   "C or auto.offset.reset%s; whether the target has moved since is not checked "
+                   "here",
+                   t->topic, t->stored_parts, t->parts, lost);
+}
+
+void mm2_change_new_topic_why(const struct mm2_new_topic *t, char *buf, size_t len)
+{
+    bool latest = t->reset != NULL && strcmp(t->reset, "latest") == 0;
+
+    if (t->stored_parts > 0)
+        readded_why(t, buf, len);
+    else if (t->flink_parts > 0)
         (void)snprintf(buf, len,
                        "refused without a start: %.249s: Flink's group %.200s committed offsets on "
                        "%d of its %d partitions, and the target already holds their records up "
                        "to there; MM2 would start it from auto.offset.reset (%s) instead of "
                        "Flink's C and %s",
-                       topic, group, flink_parts, parts, latest ? "latest" : "earliest",
+                       t->topic, t->group, t->flink_parts, t->parts, latest ? "latest" : "earliest",
                        latest ? "never copy what was written between C and now"
                               : "copy again every record Flink already copied");
     else
         (void)snprintf(buf, len,
                        "refused without a start: %.249s: %d partitions Flink's group %.200s "
                        "never committed; MM2 would start them from auto.offset.reset (%s): %s",
-                       topic, parts, group, latest ? "latest" : "earliest",
+                       t->topic, t->parts, t->group, latest ? "latest" : "earliest",
                        latest ? "every record they hold now is never copied"
                               : "every record they hold is copied");
 }

@@ -87,11 +87,25 @@ enum mm2_topic_change {
 };
 enum mm2_topic_change mm2_change_topic(bool replicated_before, bool replicated_after);
 
-/* What a new topic needs before the update may start it, one phrase into buf: with Flink's
- * committed offsets on flink_parts of its parts partitions, "refused without a start: Flink's
- * group GROUP committed N of its P partitions; ..."; with none, the consequence of
- * auto.offset.reset (reset: the live value, "" when unset: Connect's default, earliest). */
-void mm2_change_new_topic_why(const char *topic, int parts, int flink_parts, const char *group,
-                              const char *reset, char *buf, size_t len);
+/* What diff found of a topic the file newly replicates. */
+struct mm2_new_topic {
+    const char *topic;
+    int parts;              /* its partitions on the source */
+    int flink_parts;        /* those the Flink group ([flink] group.id) committed an offset on */
+    int stored_parts;       /* those Connect still stores an offset for (the file's alias) */
+    int stored_below_start; /* of those, the ones whose next record (offset + 1) has expired */
+    const char *group;
+    const char *reset; /* the live auto.offset.reset of MM2's source consumer, "" when unset */
+};
+
+/* What a new topic needs before an update may start it, one phrase into buf (always
+ * terminated), starting "refused without a start: TOPIC: ". A topic with stored offsets was
+ * replicated before and is resumed from them, not from auto.offset.reset: the phrase says how
+ * many have expired (records lost between) and that the target may have moved since. Otherwise
+ * it starts from auto.offset.reset ("" is MM2's default, earliest): with Flink's committed
+ * offsets on it, that copies again what Flink copied (earliest) or never copies what was
+ * written after Flink's C (latest); without, every record it holds is copied (earliest) or
+ * none of them (latest). */
+void mm2_change_new_topic_why(const struct mm2_new_topic *t, char *buf, size_t len);
 
 #endif

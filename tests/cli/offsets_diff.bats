@@ -11,7 +11,8 @@ file_edit() { json_edit "$WORK/connector.json" "c = d['config']; $1"; }
 
 # start_live MODE PYTHON: the fake serving the good connector edited by the statement over c
 # (the running connector's side), from a directory of its own outside $WORK: a live config may
-# hold a plain secret, which no file under $WORK may (teardown checks).
+# hold a plain secret, which no file under $WORK may (teardown checks). Its offsets answer is
+# $LIVE/offsets.json.
 start_live() {
   LIVE=$BATS_TEST_TMPDIR/live
   mkdir -p "$LIVE"
@@ -156,4 +157,18 @@ verdict: harmless: a PUT of the file restarts the tasks only, the stored offsets
   run -2 offsets diff --config "$INI" --format yaml
   assert_output "$E diff: error: --format must be text or json, got \"yaml\"
 $(try diff)"
+}
+
+@test "diff: a topic added back resumes from the offsets Connect still stores, not from Flink's C" {
+  start_kafka source:orders:10,10,10 source:payments:10 target:orders:0
+  start_live offsets-running "c['topics'] = 'orders'"
+  planned_offsets
+  cp "$WORK/offsets.json" "$LIVE/offsets.json"
+  run -7 offsets diff --config "$INI" -q --format json
+  printf '%s\n' "$output" >"$WORK/diff.json"
+  assert_equal "$(json_get "$WORK/diff.json" "[[t['topic'], t['partitions'], t['flink_committed_partitions'], t['stored_partitions'], t['stored_below_log_start']] for t in d['topics_new']]")" \
+    '[["payments", 1, 0, 1, 0]]'
+  assert_equal "$(json_get "$WORK/diff.json" "d['topics_new'][0]['why']")" \
+    "refused without a start: payments: replicated before, MM2 would resume it from the offsets Connect still stores on 1 of its 1 partitions, not from Flink's C or auto.offset.reset; whether the target has moved since is not checked here"
+  assert_equal "$(json_get "$WORK/diff.json" "[d['class'], d['topics_removed']]")" '["review", []]'
 }

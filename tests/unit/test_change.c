@@ -166,15 +166,34 @@ static void test_topic_outcomes_and_the_start_a_new_one_needs(void **state)
     assert_int_equal(mm2_change_topic(true, false), MM2_TOPIC_GONE);
     assert_int_equal(mm2_change_topic(true, true), MM2_TOPIC_SAME);
     assert_int_equal(mm2_change_topic(false, false), MM2_TOPIC_SAME);
-    mm2_change_new_topic_why("audit", 2, 2, "flink-copy", "", buf, sizeof(buf));
+    struct mm2_new_topic t = {"audit", 2, 2, 0, 0, "flink-copy", ""};
+    mm2_change_new_topic_why(&t, buf, sizeof(buf));
     assert_non_null(strstr(buf, "refused without a start: audit: Flink's group flink-copy "
                                 "committed offsets on 2 of its 2 partitions"));
     assert_non_null(strstr(buf, "copy again every record Flink already copied"));
-    mm2_change_new_topic_why("audit", 2, 1, "g", "latest", buf, sizeof(buf));
+    t = (struct mm2_new_topic){"audit", 2, 1, 0, 0, "g", "latest"};
+    mm2_change_new_topic_why(&t, buf, sizeof(buf));
     assert_non_null(strstr(buf, "never copy what was written between C and now"));
-    mm2_change_new_topic_why("fresh", 3, 0, "g", "earliest", buf, sizeof(buf));
+    t = (struct mm2_new_topic){"fresh", 3, 0, 0, 0, "g", "earliest"};
+    mm2_change_new_topic_why(&t, buf, sizeof(buf));
     assert_non_null(strstr(buf, "3 partitions Flink's group g never committed"));
     assert_non_null(strstr(buf, "every record they hold is copied"));
+}
+
+static void test_a_topic_added_back_resumes_from_its_stored_offsets(void **state)
+{
+    char buf[600];
+    struct mm2_new_topic t = {"payments", 2, 2, 2, 0, "g", ""};
+
+    (void)state;
+    mm2_change_new_topic_why(&t, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "refused without a start: payments: replicated before, MM2 "
+                                "would resume it from the offsets Connect still stores on 2 of "
+                                "its 2 partitions"));
+    assert_null(strstr(buf, "expired"));
+    t.stored_below_start = 1;
+    mm2_change_new_topic_why(&t, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "on 1 of them the next record has expired from the source log"));
 }
 
 int main(void)
@@ -187,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_equal_views_have_no_change_and_references_are_not_resolved),
         cmocka_unit_test(test_worst_counts_a_topics_change_by_its_outcome),
         cmocka_unit_test(test_topic_outcomes_and_the_start_a_new_one_needs),
+        cmocka_unit_test(test_a_topic_added_back_resumes_from_its_stored_offsets),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
