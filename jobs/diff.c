@@ -96,7 +96,8 @@ static enum mm2_status stored(struct job *j, const struct mm2_tp *tps, int32_t n
                               const struct mm2_source_offsets *o, struct mm2_new_topic *t,
                               struct mm2_error *err)
 {
-    int64_t *start = calloc((size_t)n + 1, sizeof(*start)), *end = calloc((size_t)n + 1, 8);
+    int64_t *start = calloc((size_t)n + 1, sizeof(*start)),
+            *end = calloc((size_t)n + 1, sizeof(*end));
     struct mm2_deadline dl;
     enum mm2_status st = MM2_OK;
 
