@@ -17,6 +17,7 @@
 #include "mm2_json.h"
 #include "mm2_tail.h"
 #include "options.h"
+#include "tconfigs.h"
 #include "trail.h"
 
 #define DEFAULT_STABLE_WAIT_MS 30000L
@@ -336,6 +337,41 @@ static enum mm2_status source_policies(struct ctx *x, struct mm2_error *err)
     return st;
 }
 
+/* The target topics' configs (mm2_export_config_keys), for accept to compare after the cutover.
+ * A login that may not DescribeConfigs them records none, with a warning: the cutover does not
+ * need them, accept then says it cannot compare. */
+static enum mm2_status target_configs(struct ctx *x, struct mm2_error *err)
+{
+    struct mm2_export *ex = &x->ex;
+    const char **names = calloc(ex->ntopics + 1, sizeof(*names));
+    cJSON **got = calloc(ex->ntopics + 1, sizeof(*got));
+    size_t *of = calloc(ex->ntopics + 1, sizeof(*of));
+    size_t n = 0, missing = 0;
+    enum mm2_status st = MM2_OK;
+
+    if (names == NULL || got == NULL || of == NULL)
+        st = mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    for (size_t i = 0; st == MM2_OK && i < ex->ntopics; i++)
+        if (ex->topics[i].replicated && ex->topics[i].target_partitions > 0) {
+            of[n] = i;
+            names[n++] = ex->topics[i].target;
+        }
+    if (st == MM2_OK && n > 0)
+        st = job_topic_configs(x->j, names, n, got, err);
+    for (size_t t = 0; st == MM2_OK && t < n; t++) {
+        ex->topics[of[t]].target_configs = got[t];
+        if (got[t] == NULL && missing++ == 0)
+            job_warn(x->j,
+                     "target topic %s: its configs not recorded (no DescribeConfigs for the "
+                     "[target] login: docs/acls.md); accept will not compare them",
+                     names[t]);
+    }
+    free(names);
+    free(got);
+    free(of);
+    return st;
+}
+
 /* The memory the boundary read's records may take at once (mm2_tail.h; a larger tail.bytes
  * raises it to two reads of tail.bytes). */
 #define BOUNDARY_MEMORY (64L * 1024 * 1024)
@@ -650,7 +686,7 @@ static int run(struct ctx *x, const char *out_path, long wait_ms)
     t = mm2_deadline_now_ms();
     if (layout(x, &err) != MM2_OK)
         return job_fail(j, &err);
-    if (source_policies(x, &err) != MM2_OK)
+    if (source_policies(x, &err) != MM2_OK || target_configs(x, &err) != MM2_OK)
         return job_fail(j, &err);
     mm2_log_debug(&j->log, "topics and partitions of both clusters: %ld ms",
                   mm2_deadline_now_ms() - t);

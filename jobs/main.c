@@ -1,12 +1,13 @@
 /* mm2-offsets: the one-shot offset migration from a Flink Kafka-to-Kafka copy job to MirrorMaker
  * 2's MirrorSourceConnector (docs/ARCHITECTURE.md §3.4): export C, plan M = C - 1 under every
  * safety rule, apply (create STOPPED, back up, PATCH, verify), verify, resume on approval, status,
- * check the boundary record by record, and the rollback plan.
+ * check the boundary record by record, the acceptance report, and the rollback plan.
  *
  * Subcommands dispatch through a table, one file each. Exit codes: docs/ARCHITECTURE.md §5. */
 #include <stdio.h>
 #include <string.h>
 
+#include "accept.h"
 #include "apply.h"
 #include "check.h"
 #include "diff.h"
@@ -38,6 +39,7 @@ static const struct {
     {"resume", cmd_resume, "start the connector, only with --approve PLAN-DIGEST"},
     {"status", cmd_status, "connector and task states, offsets against the plan, lag"},
     {"check", cmd_check, "after resume: the first records MM2 wrote equal the source from C"},
+    {"accept", cmd_accept, "after resume: the acceptance list, each line with its evidence"},
     {"stop", cmd_stop, "stop the connector, wait until no task runs, report its offsets"},
     {"remove", cmd_remove, "rollback before MM2 ran: delete the connector and its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},

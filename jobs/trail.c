@@ -1,12 +1,14 @@
 /* trail: the audit trail's writes and its topic (see trail.h). */
 #include "trail.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clients.h"
 #include "mm2_artifact.h"
+#include "mm2_parse.h"
 #include "mm2_trail.h"
 
 #define DAY_MS (86400L * 1000L)
@@ -42,7 +44,7 @@ static enum mm2_status topic_fit(struct job *j, struct mm2_error *err)
 {
     struct mm2_kafka_config_value policy, ms, bytes;
     enum mm2_status st = topic_config(j, "cleanup.policy", &policy, err);
-    long days = j->cfg.trail_retention_ms / DAY_MS;
+    long days = j->cfg.trail_retention_ms / DAY_MS, kept = 0;
     const char *fix = "kafka-configs.sh --bootstrap-server TARGET --alter --entity-type topics "
                       "--entity-name";
 
@@ -60,7 +62,7 @@ static enum mm2_status topic_fit(struct job *j, struct mm2_error *err)
                              "in [trail] topic",
                              j->cfg.trail_topic, policy.value, fix, j->cfg.trail_topic);
     if (ms.seen == MM2_KAFKA_SEEN_OPS && strcmp(ms.value, "-1") != 0 &&
-        atoll(ms.value) < j->cfg.trail_retention_ms)
+        (mm2_parse_long(ms.value, 0, LONG_MAX, &kept) != 0 || kept < j->cfg.trail_retention_ms))
         return mm2_error_set(err, MM2_CONFIG,
                              "[target] trail topic %s keeps records retention.ms=%s, less than "
                              "the rollback window of %ld days ([trail] retention.days): %s %s "

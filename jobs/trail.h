@@ -24,6 +24,8 @@
 
 /* The kind of rollback-plan's CSV in the trail (the JSON artifacts carry their own). */
 #define JOB_TRAIL_KIND_CSV "mm2kit.rollback-csv/v1"
+/* The kind of accept's Markdown report in the trail. */
+#define JOB_TRAIL_KIND_MARKDOWN "mm2kit.accept-md/v1"
 
 /* Appends the document (len bytes of text, of kind, with its own seal digest or NULL, to be
  * restored as file's last component) to the trail, as written by the subcommand step (an

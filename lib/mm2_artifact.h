@@ -26,6 +26,8 @@
 #define MM2_KIND_PREFLIGHT "mm2kit.preflight/v1"
 /* resume's record of the approval it acted on, written before MM2 starts (jobs/resume.c). */
 #define MM2_KIND_RESUME "mm2kit.resume/v1"
+/* accept's acceptance list, each line with its evidence, and the migration (lib/mm2_accept.h). */
+#define MM2_KIND_ACCEPT "mm2kit.accept/v1"
 
 /* Replaces any "digest" member of tree by the digest of the rest, appended last, and copies it
  * into digest. MM2_UNEXPECTED when tree cannot be printed (a number that is not an integer). */

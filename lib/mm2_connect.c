@@ -374,6 +374,22 @@ enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info 
     return v != NULL ? MM2_OK : err->code;
 }
 
+enum mm2_status mm2_connect_list_info(struct mm2_connect *c, mm2_connect_parse_fn parse, void *out,
+                                      struct mm2_error *err)
+{
+    static const char path[] = "/connectors?expand=info";
+    struct mm2_http_response r;
+    enum mm2_status st = call(c, "GET", path, NULL, 0, &r, err);
+
+    if (st != MM2_OK)
+        return st;
+    if (r.status != 200)
+        return unexpected("GET", path, &r, err);
+    st = parse(r.body, r.len, out, err);
+    mm2_http_response_free(&r);
+    return st == MM2_OK ? MM2_OK : mm2_error_prefix(err, "GET %s", path);
+}
+
 enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSON **out,
                                    struct mm2_error *err)
 {

@@ -98,6 +98,13 @@ struct mm2_connect_info {
 enum mm2_status mm2_connect_info(struct mm2_connect *c, struct mm2_connect_info *out,
                                  struct mm2_error *err);
 
+/* A parser of an answer's body into out (the caller's type). */
+typedef enum mm2_status (*mm2_connect_parse_fn)(const char *body, size_t len, void *out,
+                                                struct mm2_error *err);
+/* GET /connectors?expand=info: every connector of the Connect cluster with its config, the 200
+ * answer given to parse (mm2_accept_classes_parse reads the classes). */
+enum mm2_status mm2_connect_list_info(struct mm2_connect *c, mm2_connect_parse_fn parse, void *out,
+                                      struct mm2_error *err);
 /* GET /connectors/{name}/config: *out is the config object, or NULL when the connector does not
  * exist (404). */
 enum mm2_status mm2_connect_config(struct mm2_connect *c, const char *name, cJSON **out,

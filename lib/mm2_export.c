@@ -13,6 +13,11 @@
 
 /* ---- the export --------------------------------------------------------------------------- */
 
+const char *const mm2_export_config_keys[MM2_EXPORT_CONFIG_KEYS] = {
+    "cleanup.policy",      "compression.type", "max.message.bytes", "message.timestamp.type",
+    "min.insync.replicas", "retention.bytes",  "retention.ms",      "segment.bytes",
+};
+
 void mm2_export_free(struct mm2_export *ex)
 {
     if (ex == NULL)
@@ -21,6 +26,7 @@ void mm2_export_free(struct mm2_export *ex)
         free(ex->topics[i].name);
         free(ex->topics[i].target);
         free(ex->topics[i].flink_target);
+        cJSON_Delete(ex->topics[i].target_configs);
     }
     for (size_t i = 0; i < ex->nparts; i++)
         free(ex->parts[i].topic);
@@ -72,6 +78,7 @@ enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, str
                                t->target_partitions < 0);
             mm2_pj_str(&b, e, "flink_target", t->flink_target);
             mm2_pj_bool(&b, e, "compacted", t->compacted);
+            mm2_pj_copy(&b, e, "target_configs", t->target_configs);
         }
     }
     arr = mm2_pj_arr(&b, b.root, "partitions");
@@ -142,8 +149,9 @@ static enum mm2_status read_topics(const cJSON *arr, struct mm2_export *ex, stru
                     MM2_OK ||
                 mm2_pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK ||
                 (cJSON_GetObjectItemCaseSensitive(e, "compacted") != NULL &&
-                 mm2_pj_get_bool(e, "compacted", where, &t->compacted, err) != MM2_OK))
-                return MM2_CONFIG;
+                 mm2_pj_get_bool(e, "compacted", where, &t->compacted, err) != MM2_OK) ||
+                mm2_pj_get_view(e, "target_configs", where, &t->target_configs, err) != MM2_OK)
+                return err->code;
             t->target_partitions = (int32_t)v;
         }
         if (i > 1 && strcmp(ex->topics[i - 2].name, t->name) >= 0)

@@ -35,7 +35,18 @@ struct mm2_xtopic {
     char *flink_target; /* the topic Flink wrote to ([flink] topic.mapping); NULL likewise */
     bool compacted;     /* replicated: the source's cleanup.policy holds compact (false in an export
                            from before it was read) */
+    /* replicated, target existing: {"key": "value"} of mm2_export_config_keys on the target
+     * topic at export, what accept compares after the cutover (only the keys the target's login
+     * may DescribeConfigs); NULL in an export from before they were recorded, or not readable.
+     * Owned. */
+    cJSON *target_configs;
 };
+
+/* The target topic configs export records (mm2_xtopic.target_configs): those that change what a
+ * copy keeps or refuses (retention, compaction, record size, timestamps, durability), a fixed
+ * few so that 50,000 partitions stay within the artifact caps (mm2_limits.h). */
+extern const char *const mm2_export_config_keys[];
+#define MM2_EXPORT_CONFIG_KEYS 8
 
 /* Per replicated source partition: both reads. Offsets MM2_OFFSET_NONE when not known;
  * target_* are -1 when the target partition does not exist. */

@@ -52,6 +52,7 @@ void mm2_plan_free(struct mm2_plan *p)
         free(p->topics[i].name);
         free(p->topics[i].target);
         free(p->topics[i].flink_target);
+        cJSON_Delete(p->topics[i].target_configs);
     }
     for (size_t i = 0; i < p->n; i++) {
         free(p->entries[i].topic);
@@ -109,6 +110,7 @@ enum mm2_status mm2_plan_to_json(const struct mm2_plan *p, cJSON **out, struct m
         mm2_pj_str(&b, e, "target", t->target);
         mm2_pj_int(&b, e, "target_partitions", t->target_partitions);
         mm2_pj_str(&b, e, "flink_target", t->flink_target);
+        mm2_pj_copy(&b, e, "target_configs", t->target_configs);
     }
     arr = mm2_pj_arr(&b, b.root, "partitions");
     for (size_t i = 0; i < p->n && arr != NULL; i++) {
@@ -170,8 +172,9 @@ static enum mm2_status read_plan_topics(const cJSON *arr, struct mm2_plan *p, st
             mm2_pj_get_int(e, "partitions", where, 1, INT32_MAX, &v, err) != MM2_OK ||
             mm2_pj_get_topic(e, "target", where, &t->target, err) != MM2_OK ||
             mm2_pj_get_int(e, "target_partitions", where, 1, INT32_MAX, &tv, err) != MM2_OK ||
-            mm2_pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK)
-            return MM2_CONFIG;
+            mm2_pj_get_topic(e, "flink_target", where, &t->flink_target, err) != MM2_OK ||
+            mm2_pj_get_view(e, "target_configs", where, &t->target_configs, err) != MM2_OK)
+            return err->code;
         t->partitions = (int32_t)v;
         t->target_partitions = (int32_t)tv;
         if (i > 1 && strcmp(p->topics[i - 2].name, t->name) >= 0)
@@ -655,7 +658,10 @@ static enum mm2_status copy_topics(const struct mm2_export *ex, struct mm2_plan 
         d->partitions = t->partitions;
         d->target_partitions = t->target_partitions;
         d->replicated = true;
-        if (d->name == NULL || d->target == NULL || d->flink_target == NULL)
+        d->target_configs =
+            t->target_configs != NULL ? cJSON_Duplicate(t->target_configs, true) : NULL;
+        if (d->name == NULL || d->target == NULL || d->flink_target == NULL ||
+            (t->target_configs != NULL && d->target_configs == NULL))
             return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
     }
     return MM2_OK;

@@ -4,7 +4,7 @@ partitions as mm2-offsets export writes it once sealed (bench/limits/run.sh seal
 project's own writer): topic names of 35 characters (prod.payments.settlement-events-NNN),
 offsets of 10 digits, both reads equal, Flink stopped (FINISHED), targets as large and quiet,
 each target's tail aligned with C (the boundary evidence as export writes it: what is empty left
-out)."""
+out), and each target topic's configs as export records them for accept (mm2_export_config_keys)."""
 import json
 import sys
 
@@ -13,7 +13,12 @@ topics, parts = [], []
 for t in range(ntopics):
     name = "prod.payments.settlement-events-%03d" % t
     topics.append({"name": name, "partitions": nparts, "replicated": True, "target": name,
-                   "target_partitions": nparts, "flink_target": name})
+                   "target_partitions": nparts, "flink_target": name, "compacted": False,
+                   "target_configs": {"cleanup.policy": "delete", "compression.type": "producer",
+                                      "max.message.bytes": "1048588",
+                                      "message.timestamp.type": "CreateTime",
+                                      "min.insync.replicas": "2", "retention.bytes": "-1",
+                                      "retention.ms": "604800000", "segment.bytes": "1073741824"}})
 for t in topics:
     for p in range(nparts):
         c = 1234567890 + p

@@ -402,8 +402,12 @@ up() {
   kit grant --role workers --name "worker group=$BED_GROUP" --name "config topic=$BED_CONFIG_TOPIC" \
     --name "offsets topic=$BED_OFFSET_TOPIC" --name "status topic=$BED_STATUS_TOPIC" --name "target alias=target" >/dev/null ||
     die "granting the workers' ACLs failed"
-  # mm2-offsets' audit trail (docs/ARCHITECTURE.md §3.6): the [target] login's rows.
+  # mm2-offsets' audit trail (docs/ARCHITECTURE.md §3.4): the [target] login's rows.
   kit grant --role target --name "trail topic=mm2kit.trail" >/dev/null || die "granting the trail's ACLs failed"
+  # The cutover's logins' rows named by the target alias alone (the offset-syncs topic).
+  for role in source target; do
+    kit grant --role "$role" --name "target alias=target" >/dev/null || die "granting the $role ACLs failed"
+  done
   log "brokers up in $((SECONDS - t0)) s; starting $n workers"
   for i in $(seq 1 "$n"); do worker_start "$i"; done
   for i in $(seq 1 "$n"); do worker_wait "$i" 240; done

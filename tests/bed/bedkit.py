@@ -95,9 +95,10 @@ def version_below(version, floor):
 
 
 def acl_granted(r, version):
-    """Whether the beds grant a row: always, commit, and kafka<X where the bed's Connect is older."""
+    """Whether the beds grant a row: always, commit, accept, and kafka<X where the bed's Connect is
+    older."""
     when = r["when"]
-    if when in ("always", "commit"):
+    if when in ("always", "commit", "accept"):
         return True
     m = re.match(r"^kafka<([0-9.]+)$", when)
     if m:
@@ -250,6 +251,26 @@ def cmd_create_topics(a):
     # admin onboarding it for the migration grants them (--no-grant: a topic of no migration).
     if not a.no_grant:
         grant([{"replicated topic": t.topic} for t in topics], timeout=a.timeout)
+    return 0
+
+
+def cmd_alter_config(a):
+    """Sets NAME=VALUE on a topic as an admin does (IncrementalAlterConfigs): a change made
+    behind the migration's back, for mm2-offsets accept to find."""
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry
+    entries = []
+    for kv in a.config:
+        k, sep, v = kv.partition("=")
+        if not sep:
+            fail(2, f'topic config "{kv}" must be NAME=VALUE')
+        entries.append(ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET))
+    admin = AdminClient(conf(a.bootstrap))
+    res = ConfigResource(ResourceType.TOPIC, a.topic, incremental_configs=entries)
+    for _, f in admin.incremental_alter_configs([res], request_timeout=a.timeout).items():
+        try:
+            f.result(timeout=a.timeout)
+        except KafkaException as e:
+            fail(5, f"alter topic {a.topic}: {e}")
     return 0
 
 
@@ -1177,6 +1198,9 @@ def main():
     ct.add_argument("--timeout", type=float, default=30); ct.add_argument("topics", nargs="+")
     ct.add_argument("--config", action="append", help="NAME=VALUE for every topic of this call")
     ct.add_argument("--no-grant", action="store_true", help="no ACL rows: a topic of no migration")
+    ac = sub.add_parser("alter-config"); ac.add_argument("--bootstrap", required=True)
+    ac.add_argument("--topic", required=True); ac.add_argument("--timeout", type=float, default=30)
+    ac.add_argument("--config", action="append", required=True, help="NAME=VALUE")
     gr = sub.add_parser("grant"); gr.add_argument("--name", action="append")
     gr.add_argument("--role"); gr.add_argument("--revoke-line", type=int)
     gr.add_argument("--timeout", type=float, default=30)
@@ -1249,7 +1273,7 @@ def main():
     wa.add_argument("--topic", required=True); wa.add_argument("--count", type=int, required=True)
     wa.add_argument("--interval", type=float, default=0.1); wa.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args()
-    return {"wait": cmd_wait, "create-topics": cmd_create_topics, "produce": cmd_produce,
+    return {"wait": cmd_wait, "create-topics": cmd_create_topics, "alter-config": cmd_alter_config, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
             "ends": cmd_ends, "connect-offsets": cmd_connect_offsets, "commit": cmd_commit, "committed": cmd_committed,
             "delete-records": cmd_delete_records, "flink-copy": cmd_flink_copy,

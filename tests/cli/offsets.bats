@@ -19,7 +19,7 @@ load offsets_helpers
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
-    "preflight export plan apply verify resume status check stop remove rollback-plan record diff "
+    "preflight export plan apply verify resume status check accept stop remove rollback-plan record diff "
   assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
   assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
   assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
@@ -56,11 +56,12 @@ load offsets_helpers
     [check]="check --config FILE --plan FILE [--timeout SECONDS] [--report FILE] [--first-only]"
     [rollback-plan]="rollback-plan --config FILE --out FILE [--plan FILE] [--commit]"
     [stop]="stop --config FILE [--report FILE] [--timeout SECONDS]"
+    [accept]="accept --config FILE --plan FILE [--observe SECONDS] [--report FILE] [--markdown FILE]"
     [remove]="remove --config FILE --plan FILE [--report FILE]"
     [record]="record --config FILE --file FILE"
     [diff]="diff --config FILE [--format text|json]"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
     run -0 --separate-stderr offsets "$c" --help
     assert_equal "$stderr" ""
     assert_line --index 0 "Usage: mm2-offsets ${usage[$c]}"
@@ -84,7 +85,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, stop, remove, rollback-plan, record or diff
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, accept, stop, remove, rollback-plan, record or diff
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {
@@ -97,7 +98,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown long option of any command exits 2 with one line and the command's help hint" {
   local c
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
     run -2 offsets "$c" --dry-run
     assert_output "$E $c: error: unknown option '--dry-run'
 $(try "$c")"
@@ -137,10 +138,10 @@ $(try plan)"
     [export]="--out x.json" [plan]="--export e.json --out p.json" [apply]="--plan p.json"
     [verify]="--plan p.json" [resume]="--plan p.json --approve $BOGUS" [status]="--plan p.json"
     [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
-    [stop]="--report s.json" [remove]="--plan p.json" [record]="--file x.json"
+    [stop]="--report s.json" [remove]="--plan p.json" [accept]="--plan p.json" [record]="--file x.json"
     [diff]="--format json"
   )
-  for c in preflight export plan apply verify resume status check stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
     # shellcheck disable=SC2086 # the options, split on purpose
     run -2 offsets "$c" ${rest[$c]}
     assert_output "$E $c: error: --config FILE is required (the migration INI file)
@@ -1149,6 +1150,22 @@ $E verify: error: 1 mismatch, none in the offsets of the 4 planned partitions (t
   run -1 --separate-stderr offsets stop --config "$INI"
   assert_output ""
   assert_equal "${stderr_lines[0]}" "$E stop: error: refused: connector mirror-source does not exist on $URL: nothing to stop (is [connector] file the connector you mean?)"
+}
+@test "accept of a connector that does not exist exits 1 and names it, before it observes anything" {
+  make_plan
+  start_fake offsets-absent
+  run -1 --separate-stderr offsets accept --config "$INI" --plan "$WORK/plan.json" --markdown "$WORK/a.md"
+  assert_output ""
+  assert_equal "${stderr_lines[0]}" "$E accept: error: refused: connector mirror-source does not exist on $URL: nothing to accept (run resume first, or is [connector] file the connector you mean?)"
+  [ ! -e "$WORK/a.md" ]
+}
+@test "accept's --window and --window-total take whole numbers of records from 1" {
+  local o
+  for o in --window --window-total; do
+    run -2 offsets accept --config "$INI" --plan "$WORK/plan.json" "$o" 0
+    assert_output "$E accept: error: $o must be a whole number of records from 1, got \"0\"
+$(try accept)"
+  done
 }
 @test "stop against a closed port exits 4" {
   run -4 offsets stop --config "$INI"

@@ -266,7 +266,7 @@ wrong_kind() {
     [ ! -e "$WORK/out.json" ]
   fi
   [ "$k" != plan ] || return 0
-  for c in apply verify resume status check remove rollback-plan; do
+  for c in apply verify resume status check accept remove rollback-plan; do
     want="$E $c: error: $f: this is $(noun "$k") (kind \"mm2kit.$k/$v\"), not a plan: give the plan that 'mm2-offsets plan' wrote"
     case $c in
       resume) run -3 --separate-stderr offsets resume --config "$INI" --plan "$f" --approve "$BOGUS" ;;

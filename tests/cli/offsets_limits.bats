@@ -52,7 +52,7 @@ over_cap() {
   local c
   big "$WORK/big.json"
   start_fake offsets-stopped
-  for c in apply verify status check remove rollback-plan resume; do
+  for c in apply verify status check accept remove rollback-plan resume; do
     case $c in
       resume) run -3 job_limited resume --config "$INI" --plan "$WORK/big.json" --approve "$BOGUS" ;;
       rollback-plan) run -3 job_limited rollback-plan --config "$INI" --plan "$WORK/big.json" --out "$WORK/r.csv" ;;

@@ -394,7 +394,7 @@ mm2-offsets verify --config a.ini --plan p.json"
   local -a subs
   local s job
   mapfile -t subs < <("$OFF" --help | awk '/^Commands/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }')
-  for s in preflight export plan apply verify resume status check stop remove rollback-plan; do
+  for s in preflight export plan apply verify resume status check accept stop remove rollback-plan; do
     printf '%s\n' "${subs[@]}" | grep -qxF "$s" || fail "mm2-offsets --help lists no $s"
   done
   run -0 offsets_commands "$RUNBOOK"

@@ -37,7 +37,7 @@ no_rest() {
   assert_equal "${stderr_lines[0]}" "mm2-offsets plan: error: refused: the export belongs to another migration: its [flink] group.id is \"bnd-old-flink\", but migration.ini's is \"bnd-flink\"; use the export made with this INI, or export again [rule binding]"
   no_rest "${stderr_lines[2]}" 1
   [ ! -e "$d/plan.json" ]
-  for c in apply verify resume status check remove rollback-plan; do
+  for c in apply verify resume status check accept remove rollback-plan; do
     case $c in
       resume) run -1 --separate-stderr oj "$d" resume --config migration.ini --plan old-plan.json --approve "$old_digest" ;;
       rollback-plan) run -1 --separate-stderr oj "$d" rollback-plan --config migration.ini --plan old-plan.json --out r.csv ;;

@@ -1745,6 +1745,41 @@ static void test_export_to_json_exact_text(void **state)
     cJSON_Delete(j);
 }
 
+/* The target topics' configs export recorded (for accept) go into the plan and both artifacts
+ * read them back; an export or plan from before they were recorded reads with none, and a
+ * value that is not a string is refused. */
+static void test_target_configs_go_from_export_to_plan_and_back(void **state)
+{
+    struct fx *f = *state;
+    struct mm2_export back;
+    struct mm2_plan pback;
+    struct mm2_error err = {0};
+    cJSON *j, *cfg = cJSON_Parse("{\"cleanup.policy\": \"delete\", \"retention.ms\": \"3600000\"}");
+
+    xtopic(f, "orders")->target_configs = cfg;
+    j = export_json(&f->ex);
+    assert_int_equal(mm2_export_from_json(j, &back, &err), MM2_OK);
+    assert_true(cJSON_Compare(back.topics[1].target_configs, cfg, true));
+    assert_null(back.topics[2].target_configs);
+    mm2_export_free(&back);
+    cJSON_AddItemToObject(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "topics"), 1),
+                            "target_configs"),
+        "segment.bytes", cJSON_CreateNumber(1));
+    assert_int_equal(mm2_export_from_json(j, &back, &err), MM2_CONFIG);
+    mm2_export_free(&back);
+    cJSON_Delete(j);
+    assert_planned(f);
+    assert_true(cJSON_Compare(f->plan.topics[0].target_configs, cfg, true));
+    assert_null(f->plan.topics[1].target_configs);
+    j = plan_json(f);
+    assert_int_equal(mm2_plan_from_json(j, &pback, &err), MM2_OK);
+    assert_true(cJSON_Compare(pback.topics[0].target_configs, cfg, true));
+    assert_null(pback.topics[1].target_configs);
+    mm2_plan_free(&pback);
+    cJSON_Delete(j);
+}
+
 static void test_export_round_trips_through_json(void **state)
 {
     struct fx *f = *state;
@@ -2582,6 +2617,7 @@ int main(void)
         FX_TEST(test_plan_find_and_free),
         FX_TEST(test_export_to_json_exact_text),
         FX_TEST(test_export_round_trips_through_json),
+        FX_TEST(test_target_configs_go_from_export_to_plan_and_back),
         FX_TEST(test_export_to_json_refuses_offsets_above_two_to_the_fifty_three),
         FX_TEST(test_export_from_json_refuses_each_bad_member),
         FX_TEST(test_export_from_json_refuses_reordered_or_missing_partitions),

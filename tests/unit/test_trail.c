@@ -84,7 +84,7 @@ static void test_trail_meta_keeps_the_last_path_component_only(void **state)
 static void test_trail_headers_read_back_as_written(void **state)
 {
     struct mm2_trail_meta m, back;
-    struct mm2_trail_headers h;
+    struct mm2_trail_headers h = {0};
     struct mm2_header rec[MM2_TRAIL_HEADERS];
     char *big = calloc(1, 3 * MM2_TRAIL_CHUNK);
     long part = -1;
@@ -110,7 +110,7 @@ static void test_trail_headers_read_back_as_written(void **state)
 static void refused_with(size_t idx, const char *value, const char *expect)
 {
     struct mm2_trail_meta m, back;
-    struct mm2_trail_headers h;
+    struct mm2_trail_headers h = {0};
     struct mm2_header rec[MM2_TRAIL_HEADERS];
     long part;
     char why[200] = "";
