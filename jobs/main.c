@@ -10,6 +10,7 @@
 #include "accept.h"
 #include "apply.h"
 #include "check.h"
+#include "diff.h"
 #include "export.h"
 #include "job.h"
 #include "mm2_cli.h"
@@ -43,6 +44,7 @@ static const struct {
     {"remove", cmd_remove, "rollback before MM2 ran: delete the connector and its offsets"},
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
     {"record", cmd_record, "put a file of this migration in the audit trail after the fact"},
+    {"diff", cmd_diff, "day two: the connector JSON against the running connector, by offsets"},
 };
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */
@@ -53,6 +55,7 @@ static const struct mm2_exit_note exit_notes[] = {
     {MM2_CONFIG, "the INI file or an input file"},
     {MM2_UNREACHABLE, "Kafka, Connect or Flink, or timed out"},
     {MM2_UNEXPECTED, "Kafka, Connect or Flink"},
+    {MM2_DIFFERS, "diff: a change to apply"},
 };
 
 static void usage(FILE *out)

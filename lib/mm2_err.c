@@ -21,6 +21,8 @@ const char *mm2_status_text(enum mm2_status status)
         return "dependency unreachable";
     case MM2_UNEXPECTED:
         return "unexpected answer from dependency";
+    case MM2_DIFFERS:
+        return "the connector differs from its file";
     case MM2_EXEC_NOEXEC:
         return "exec failed: not executable";
     case MM2_EXEC_NOTFOUND:

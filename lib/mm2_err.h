@@ -22,6 +22,7 @@ enum mm2_status {
     MM2_CONFIG = 3,          /* invalid configuration or environment */
     MM2_UNREACHABLE = 4,     /* a dependency unreachable or timed out */
     MM2_UNEXPECTED = 5,      /* a dependency answered something unexpected */
+    MM2_DIFFERS = 7,         /* the connector differs from its file (mm2-offsets diff) */
     MM2_EXEC_NOEXEC = 126,   /* exec failed: not executable (shell convention) */
     MM2_EXEC_NOTFOUND = 127, /* exec failed: not found (shell convention) */
 };

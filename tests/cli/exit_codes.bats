@@ -11,7 +11,7 @@ load /usr/lib/bats/bats-assert/load.bash
 
 BUILD=${MM2_BUILD:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-COMMANDS="preflight export plan apply verify resume status check accept stop remove rollback-plan record"
+COMMANDS="preflight export plan apply verify resume status check accept stop remove rollback-plan record diff"
 
 # help_codes: the "Exit codes:" paragraph of a --help on stdin, one "CODE<TAB>TEXT" line per code.
 help_codes() {
@@ -46,7 +46,7 @@ codes() { cut -f1 | sed '/^$/d' | tr '\n' ' '; }
 
 @test "the table names the codes of docs/ARCHITECTURE.md §5, in order" {
   run -0 "$BUILD/tests/exit-table"
-  assert_equal "$(printf '%s\n' "${lines[@]}" | codes)" "0 1 2 3 4 5 126 127 "
+  assert_equal "$(printf '%s\n' "${lines[@]}" | codes)" "0 1 2 3 4 5 7 126 127 "
 }
 @test "the check catches a code whose text is not the table's, and one not in the table" {
   run -1 agree sample <<<$'0\tsuccess (written)\n2\tusage mistake\n9\tfine'
@@ -82,7 +82,7 @@ codes() { cut -f1 | sed '/^$/d' | tr '\n' ' '; }
   man=$(man_codes "$ROOT/docs/mm2-offsets.1")
   agree "mm2-offsets --help" <<<"$help"
   agree "mm2-offsets(1)" <<<"$man"
-  assert_equal "$(codes <<<"$help")" "0 1 2 3 4 5 "
+  assert_equal "$(codes <<<"$help")" "0 1 2 3 4 5 7 "
   assert_equal "$(codes <<<"$man")" "$(codes <<<"$help")"
   for c in $COMMANDS; do
     sub=$("$BUILD/mm2-offsets" "$c" --help | help_codes)

@@ -399,8 +399,11 @@ mm2-offsets verify --config a.ini --plan p.json"
   done
   run -0 offsets_commands "$RUNBOOK"
   for s in "${subs[@]}"; do
+    [ "$s" != diff ] || continue # day two, after the cutover: docs/day-two.md, below
     assert_line --regexp "^mm2-offsets $s( |\$)"
   done
+  run -0 offsets_commands "$ROOT/docs/day-two.md"
+  assert_line --regexp "^mm2-offsets diff( |\$)"
   # apply also runs in the Job the runbook unsuspends and waits for, as the Job's own command.
   job=$(sed -n 's/^ *\(&& \)\{0,1\}\(mm2-offsets [a-z-]* --config .*\)$/\2/p' "$JOB")
   assert_equal "$(cut -d' ' -f2 <<<"$job" | tr '\n' ' ')" "apply verify "
@@ -413,6 +416,8 @@ mm2-offsets verify --config a.ini --plan p.json"
 @test "every mm2-offsets and mm2-probe command uses a subcommand and options the binaries' --help lists; the Job's too" {
   local line
   run -0 check_tools "$RUNBOOK"
+  assert_output ""
+  run -0 check_tools "$ROOT/docs/day-two.md"
   assert_output ""
   while IFS= read -r line; do
     run -0 check_tool "$line"
