@@ -50,6 +50,8 @@ lines_of() {
   run -0 grep -F -- '- verdict: **accepted: every line holds**' "$d/accept.md"
 }
 
+# make e2e (make test runs the passing run; the lines' refusals are unit-tested in test_accept.c).
+# bats test_tags=long
 @test "accept fails, naming the line and its fix, for a MirrorHeartbeatConnector on the Connect cluster and a target topic's config changed after export" {
   d=$BED_DIR/offsets/acpt
   [ -f "$d/plan.json" ] && [ "$(rest GET 1 /connectors/acpt | head -n 1)" = 200 ] ||

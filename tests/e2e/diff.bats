@@ -14,6 +14,8 @@ put_config() {
   assert_line --index 0 200
 }
 
+# make e2e (make test runs diff against the fake Connect: tests/cli/offsets_diff.bats).
+# bats test_tags=long
 @test "diff: a hand PUT of the running connector's config is drift, named by key, exit 7" {
   d=$(oj_dir dft)
   oj_files "$d" dft 'dft\\.t'

@@ -12,6 +12,8 @@ teardown() {
   timeout 60 podman rm -f -t 0 "$BED_NAME-job-apply" >/dev/null 2>&1 || true
 }
 
+# make e2e and make faults (the fault matrix runs mm2-offsets under faults).
+# bats test_tags=long
 @test "the PATCH's answer lost between the Job and Connect: apply exits 4, the offsets are the plan's, and the rerun ends verified" {
   d=$(oj_dir cut)
   oj_files "$d" cut 'cut\\.t'

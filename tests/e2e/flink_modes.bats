@@ -19,6 +19,8 @@ src_slice() {
   recs "$BED_SRC_BOOTSTRAP" "$1" "$2" | sed -n "$(($3 + 1)),$4p"
 }
 
+# make e2e (the stand-in's modes; make test runs them through offsets_boundary.bats).
+# bats test_tags=long
 @test "flink-copy --past: an at-least-once sink leaves source [0, C + k) on the target while the group says C" {
   topics_both fmp.t:2
   produce fmp.t 60 2 # 30 records a partition
@@ -33,6 +35,8 @@ src_slice() {
   [ "$(recs "$BED_TGT_BOOTSTRAP" fmp.t 0 | wc -l)" -eq 14 ]
 }
 
+# make e2e (as above).
+# bats test_tags=long
 @test "flink-copy --abort-last: the broker aborts the sink's last transaction after C was committed; the target lacks source [C - k, C)" {
   topics_both fma.t:2
   produce fma.t 40 2 # 20 records a partition
@@ -55,6 +59,8 @@ src_slice() {
   assert_equal "$(recs "$BED_TGT_BOOTSTRAP" fma.t 1 read_uncommitted)" "$(src_slice fma.t 1 0 15)"
 }
 
+# make e2e (as above).
+# bats test_tags=long
 @test "flink-copy --partitioner fixed: FlinkFixedPartitioner at parallelism 2 writes source partitions 0 and 2 into target 1 and source 1 into target 0" {
   topics_both fmf.t:3
   produce fmf.t 45 3 # 15 records a partition

@@ -440,6 +440,8 @@ foreign_connector() { # DIR NAME STATE
     '[["r409.t",0,9],["r409.t",1,9]]'
 }
 
+# make e2e and make faults (the fault matrix kills workers under mm2-offsets).
+# bats test_tags=long
 @test "a worker killed during apply: apply fails, and run again it ends verified" {
   d=$(oj_dir kil)
   oj_files "$d" kil 'kil\\.t' 3

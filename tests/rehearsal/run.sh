@@ -780,10 +780,11 @@ for c in source target; do
   bad=$(jq -c '[.topics[] | select(test("(^|[.])heartbeats$|[.]checkpoints[.]internal$|^mm2-offset-syncs[.]|^mm2-(configs|offsets|status)[.]"))]' "$W/inventory-$c-after.json")
   check "7.1.no-mm2-internal-topics-$c" "$(is_ok [ "$bad" = '[]' ])" "$c topics: $(jq -c '.topics' "$W/inventory-$c-after.json"); heartbeats/checkpoints/offset-syncs: $bad"
   # Kafka's own __consumer_offsets and __transaction_state appear on first use of a group
-  # or a transaction (the copier's): the brokers', not replication's.
+  # or a transaction (the copier's): the brokers', not replication's; and mm2-offsets' audit
+  # trail on the target (mm2kit.trail, made by the first command that records), not MM2's.
   for k in topics configs partitions acls; do
-    b=$(jq -c ".$k | if type == \"array\" then map(select(startswith(\"__\") | not)) else . end" "$W/inventory-$c-before.json")
-    a=$(jq -c ".$k | if type == \"array\" then map(select(startswith(\"__\") | not)) else . end" "$W/inventory-$c-after.json")
+    b=$(jq -c ".$k | if type == \"array\" then map(select(startswith(\"__\") or . == \"mm2kit.trail\" | not)) else . end" "$W/inventory-$c-before.json")
+    a=$(jq -c ".$k | if type == \"array\" then map(select(startswith(\"__\") or . == \"mm2kit.trail\" | not)) else . end" "$W/inventory-$c-after.json")
     ok=1
     [ "$b" = "$a" ] && [ "$a" != null ] && ok=0
     check "7.1.$k-unchanged-$c" "$ok" "$c $k before: $b; after: $a"
