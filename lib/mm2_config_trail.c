@@ -14,20 +14,6 @@ void mm2_config_trail_defaults(struct mm2_config *c)
     c->trail_rf = -1;
 }
 
-static bool whole(const char *v, long min, long max, long *out)
-{
-    char *end;
-    long x;
-
-    if (v[0] < '0' || v[0] > '9')
-        return false;
-    x = strtol(v, &end, 10);
-    if (*end != '\0' || x < min || x > max)
-        return false;
-    *out = x;
-    return true;
-}
-
 void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *seen,
                           const char *file, const char *key, const char *value,
                           struct mm2_problems *p)
@@ -63,7 +49,7 @@ void mm2_config_trail_key(struct mm2_config *c, struct mm2_config_trail_seen *se
                              value, why);
         else if ((c->trail_topic = strdup(value)) == NULL)
             mm2_problems_add(p, "out of memory");
-    } else if (!whole(value, 1, 32767, &n)) {
+    } else if (mm2_parse_long(value, 1, 32767, &n) != 0) {
         mm2_problems_add(p,
                          "%s: [trail] replication.factor must be 1 to 32767 (leave it out for "
                          "the broker's default.replication.factor), got \"%.40s\"",
