@@ -3,7 +3,8 @@
 with: environment variable names, ports, paths and UID/GID, read from
 entrypoint/*.c, probes/*.c, docker/mm2/Dockerfile, the worker config the
 Deployment selects (MM2_WORKER_CONFIG, default connect-mm2.properties) and
-the Job's files, never from a second hand-kept list.
+the Job's files, never from a second hand-kept list.  The day-two Jobs (diff,
+update) are held to the offset Job's pod and to what they may run.
 
   consistency.py ROOT < rendered.yaml
 Prints one line per check; exits 1 when any fails.
@@ -36,7 +37,11 @@ by_kind = {}
 for d in docs:
     by_kind.setdefault(d["kind"], []).append(d)
 dep = by_kind["Deployment"][0]
-job = by_kind["Job"][0]
+jobs = {j["metadata"]["name"]: j for j in by_kind["Job"]}
+job = jobs["mm2-offsets-apply"]
+# The day-two Jobs (k8s/README.md, "Day two"): diff plans in CI, update applies after approval.
+DIFF, UPDATE = "mm2-offsets-diff", "mm2-offsets-update"
+check(set(jobs) == {"mm2-offsets-apply", DIFF, UPDATE}, f"the Jobs are the offset Job, {DIFF} and {UPDATE}: {sorted(jobs)}")
 svc = by_kind["Service"][0]
 cms = {c["metadata"]["name"]: c for c in by_kind["ConfigMap"]}
 
@@ -125,7 +130,7 @@ np_ports = {p["port"] for np in by_kind["NetworkPolicy"] for r in np["spec"].get
 check({ports["rest"], ports["metrics"]} <= np_ports, f"the NetworkPolicy admits REST and metrics: {sorted(np_ports)}")
 
 uid, gid = int(user.group(1)), int(user.group(2))
-for name, spec in (("Deployment", pod), ("Job", job["spec"]["template"]["spec"])):
+for name, spec in [("Deployment", pod)] + [(f"Job {n}", j["spec"]["template"]["spec"]) for n, j in sorted(jobs.items())]:
     sc = spec["securityContext"]
     csc = spec["containers"][0]["securityContext"]
     check(sc["runAsUser"] == csc["runAsUser"] == uid == int(run_uid.group(1)) and
@@ -150,11 +155,25 @@ check("resume" not in script and "mm2-offsets apply" in script and "mm2-offsets 
       "the offset Job runs apply and verify, never resume")
 ini = cms[[n for n in cms if n.startswith("mm2-offsets-job")][0]]["data"]["migration.ini"]
 ini_vars = set(re.findall(r"\$\{env:([A-Z0-9_]+)\}", uncommented(ini, ";#")))
-job_env = {e["name"] for e in jc.get("env", [])}
-check(ini_vars <= job_env, f"every ${{env:X}} of migration.ini is set in the Job: missing {sorted(ini_vars - job_env)}")
+
+
+def job_script(j):
+    """The Job's command line, each "$var" set in it to a path (var=/path) written out."""
+    c0 = j["spec"]["template"]["spec"]["containers"][0]
+    text = " ".join(c0.get("command", []) + c0.get("args", []))
+    for var, val in re.findall(r"^\s*([a-z_]+)=(/\S+)$", text, re.M):
+        text = re.sub(r'"?\$\{?' + var + r'\}?"?(?![\w])', val, text)
+    return text
+
+
+for jname, j in sorted(jobs.items()):
+    c0 = j["spec"]["template"]["spec"]["containers"][0]
+    j_env = {e["name"] for e in c0.get("env", [])}
+    check(ini_vars <= j_env, f"every ${{env:X}} of migration.ini is set in the Job {jname}: missing {sorted(ini_vars - j_env)}")
+    j_mounts = {m["mountPath"] for m in c0["volumeMounts"]}
+    for path in re.findall(r"(/etc/[\w./-]+)", job_script(j) + uncommented(ini, ";#")):
+        check(any(path.startswith(m + "/") for m in j_mounts), f"{path} is under a volume the Job {jname} mounts")
 mounts = {m["mountPath"] for m in jc["volumeMounts"]}
-for path in re.findall(r"(/etc/[\w./-]+)", script + uncommented(ini, ";#")):
-    check(any(path.startswith(m + "/") for m in mounts), f"{path} is under a mounted volume")
 # A Secret mounted with items: every file the INI names there is one of its items.
 vols = {v["name"]: v for v in job["spec"]["template"]["spec"].get("volumes", [])}
 for m in jc["volumeMounts"]:
@@ -222,12 +241,25 @@ if rest_secret is not None:
 # --- the Job against mm2-offsets' own sources --------------------------------------------
 jobs_main = read("jobs", "main.c")
 commands = set(re.findall(r'\{"([a-z-]+)", cmd_', jobs_main))
-for m in re.finditer(r"mm2-offsets ([a-z-]+)((?: --?[a-z-]+(?: [^ &;]+)?)*)", script):
-    cmd, opts = m.group(1), m.group(2)
-    check(cmd in commands, f"the Job's 'mm2-offsets {cmd}' is a command of jobs/main.c: {sorted(commands)}")
-    src = "".join(read("jobs", f) for f in os.listdir(os.path.join(ROOT, "jobs")) if f.endswith(".c"))
-    for opt in re.findall(r" --([a-z-]+)", opts):
-        check(f'{{"{opt}", ' in src, f"the Job's option --{opt} of {cmd} is one mm2-offsets parses")
+jobs_src = "".join(read("jobs", f) for f in os.listdir(os.path.join(ROOT, "jobs")) if f.endswith(".c"))
+# Commands being written: reported, not failed, until jobs/main.c has them; then checked as any.
+PENDING = {"update"}
+
+
+def offsets_calls(text):
+    """[(command, [options])] of each 'mm2-offsets CMD --opt VALUE ...' in a Job's script."""
+    return [(m.group(1), re.findall(r" --([a-z-]+)", m.group(2)))
+            for m in re.finditer(r"mm2-offsets ([a-z-]+)((?: --?[a-z-]+(?: [^ &;|>]+)?)*)", text)]
+
+
+for jname, j in sorted(jobs.items()):
+    for cmd, opts in offsets_calls(job_script(j)):
+        if cmd not in commands and cmd in PENDING:
+            print(f"consistency: pending: the Job {jname}'s 'mm2-offsets {cmd}' is not in jobs/main.c yet")
+            continue
+        check(cmd in commands, f"the Job {jname}'s 'mm2-offsets {cmd}' is a command of jobs/main.c: {sorted(commands)}")
+        for opt in opts:
+            check(f'{{"{opt}", ' in jobs_src, f"the Job {jname}'s option --{opt} of {cmd} is one mm2-offsets parses")
 cfg_src = read("lib", "mm2_config.c")
 sections = set(re.findall(r'strcmp\(section, "([a-z]+)"\)', cfg_src))
 keys = set(re.findall(r'strcmp\((?:key|name), "([a-z.]+)"\)', cfg_src))
@@ -253,6 +285,144 @@ check(file_key is not None and file_key.group(1).endswith("/connector.json") and
       f"[connector] file {file_key.group(1) if file_key else None} is the mounted connector.json")
 check(job_conn["config"].get("connector.class", "").endswith("MirrorSourceConnector"),
       "the Job's connector JSON runs MirrorSourceConnector")
+
+
+# --- the day-two Jobs (k8s/README.md, "Day two") -------------------------------------------
+def pod_of(j):
+    return j["spec"]["template"]["spec"]
+
+
+def secret_refs(spec):
+    """(Secret, key) pairs a pod reads: env, envFrom (key "*": every key) and Secret volumes."""
+    out = set()
+    for ct in spec.get("initContainers", []) + spec["containers"]:
+        for e in ct.get("env", []):
+            r = e.get("valueFrom", {}).get("secretKeyRef")
+            if r:
+                out.add((r["name"], r["key"]))
+        out |= {(e["secretRef"]["name"], "*") for e in ct.get("envFrom", []) if "secretRef" in e}
+    for v in spec.get("volumes", []):
+        for src in [v] + v.get("projected", {}).get("sources", []):
+            sec = src.get("secret")
+            if sec is not None:
+                name = sec.get("secretName") or sec.get("name")
+                out |= {(name, i["key"]) for i in sec["items"]} if sec.get("items") else {(name, "*")}
+    return out
+
+
+# The workers' own credentials: every Secret key the Deployment gives the worker for itself,
+# i.e. not for the connector (an env var its JSON reads, a file under a path its JSON names);
+# a CA certificate (ca.crt) is no credential.
+conn_paths = set(re.findall(r"(/etc/mm2/[\w./-]+)", json.dumps(conn)))
+workers_own = set()
+for e in c.get("env", []):
+    r = e.get("valueFrom", {}).get("secretKeyRef")
+    if r and e["name"] not in conn_vars:
+        workers_own.add((r["name"], r["key"]))
+for m in c.get("volumeMounts", []):
+    sec = dep_vols.get(m["name"], {}).get("secret")
+    if sec is not None and not any(p.startswith(m["mountPath"] + "/") for p in conn_paths):
+        workers_own |= {(sec["secretName"], i["key"]) for i in sec["items"]} if sec.get("items") \
+            else {(sec["secretName"], "*")}
+workers_own = {(n, k) for n, k in workers_own if k != "ca.crt"}
+for jname, j in sorted(jobs.items()):
+    mine = {(n, k) for n, k in secret_refs(pod_of(j)) if k != "ca.crt"}
+    shared = sorted({f"{n}/{k}" for n, k in mine for wn, wk in workers_own
+                     if n == wn and "*" in (k, wk) or (n, k) == (wn, wk)})
+    check(not shared, f"the Job {jname} reads none of the workers' own credentials: {shared}")
+
+in_render = set(cms)
+apply_pod, apply_c = pod_of(job), pod_of(job)["containers"][0]
+# The offset Job's volumes but its plan's (mounted where its --plan is), with their mounts.
+apply_plan = re.findall(r"--plan\s+(\S+)", job_script(job))
+plan_vols = {m["name"] for m in apply_c["volumeMounts"] for p in apply_plan if p.startswith(m["mountPath"] + "/")}
+shared_vols = {v["name"]: v for v in apply_pod["volumes"] if v["name"] not in plan_vols}
+shared_mounts = [m for m in apply_c["volumeMounts"] if m["name"] in shared_vols]
+
+
+def env_of(ct, name):
+    return next((e for e in ct.get("env", []) if e["name"] == name), None)
+
+
+for jname in (DIFF, UPDATE):
+    j = jobs.get(jname)
+    if j is None:
+        continue
+    spec, jp = j["spec"], pod_of(j)
+    jct = jp["containers"][0]
+    check(spec.get("suspend") is True, f"{jname} is suspended: it runs only when a person (or CI, for the diff) unsuspends it")
+    check(spec.get("backoffLimit") == 0, f"{jname} is never retried by the controller (backoffLimit 0)")
+    check(isinstance(spec.get("activeDeadlineSeconds"), int) and spec["activeDeadlineSeconds"] > 0 and
+          isinstance(spec.get("ttlSecondsAfterFinished"), int) and spec["ttlSecondsAfterFinished"] > 0,
+          f"{jname} has a deadline ({spec.get('activeDeadlineSeconds')} s) and a TTL ({spec.get('ttlSecondsAfterFinished')} s)")
+    check(len(jp["containers"]) == 1 and not jp.get("initContainers"), f"{jname}: one container, as the offset Job")
+    same = [k for k in ("serviceAccountName", "automountServiceAccountToken", "securityContext", "hostAliases",
+                        "restartPolicy") if jp.get(k) != apply_pod.get(k)]
+    same += [f"container {k}" for k in ("image", "imagePullPolicy", "securityContext", "resources", "command")
+             if jct.get(k) != apply_c.get(k)]
+    if j["spec"]["template"]["metadata"].get("labels") != job["spec"]["template"]["metadata"].get("labels"):
+        same.append("template labels (the NetworkPolicies' selectors)")
+    check(not same, f"{jname}: identity, securityContext, image, resources and labels are the offset Job's: differ {same}")
+    secret_env = [e for e in jct.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})]
+    check(secret_env == [e for e in apply_c.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})] and
+          secret_refs(jp) == secret_refs(apply_pod),
+          f"{jname} reads exactly the offset Job's Secrets: {sorted(f'{n}/{k}' for n, k in secret_refs(jp))}")
+    jvols = {v["name"]: v for v in jp["volumes"]}
+    check(all(jvols.get(n) == v for n, v in shared_vols.items()) and
+          all(m in jct["volumeMounts"] for m in shared_mounts),
+          f"{jname} mounts the offset Job's volumes ({sorted(shared_vols)}) as it does")
+    extra = {n: v for n, v in jvols.items() if n not in shared_vols}
+    # No digest in the Job: only the image reference may hold one (an overlay's pin).
+    text = json.dumps({**j, "spec": {**spec, "template": {**spec["template"], "spec": {
+        **jp, "containers": [{k: v for k, v in ct.items() if k != "image"} for ct in jp["containers"]]}}}})
+    check(re.search(r"sha256:[0-9a-fA-F]", text) is None, f"{jname} holds no digest (only its image reference may)")
+    calls = offsets_calls(job_script(j))
+    approves = re.findall(r"--approve\s+(\S+)", job_script(j))
+    if jname == DIFF:
+        check([cmd for cmd, _ in calls] == ["diff", "update"],
+              f"{DIFF} runs mm2-offsets diff, then update: {[cmd for cmd, _ in calls]}")
+        upd = next((o for cmd, o in calls if cmd == "update"), [])
+        check("out" in upd and "plan" not in upd and "approve" not in upd and not approves and
+              env_of(jct, "UPDATE_APPROVE") is None,
+              f"{DIFF} only plans (update --out), never applies (no --plan, no --approve, no UPDATE_APPROVE)")
+        check(not extra, f"{DIFF} mounts nothing beyond the offset Job's files: {sorted(extra)}")
+        opt = (env_of(jct, "UPDATE_OPTIONS") or {}).get("valueFrom", {}).get("configMapKeyRef", {})
+        check(opt.get("name") in in_render and opt.get("key") in cms[opt["name"]].get("data", {}),
+              f"{DIFF}'s UPDATE_OPTIONS come from a ConfigMap of the render, reviewed with the connector JSON: {opt.get('name')}")
+        given = cms.get(opt.get("name"), {}).get("data", {}).get(opt.get("key"), "") or ""
+        for o in re.findall(r"(?:^|\s)--([a-z-]+)", given):
+            check(o in ("start", "carry-over") and f'{{"{o}", ' in jobs_src,
+                  f"{DIFF}'s UPDATE_OPTIONS --{o} is an option of update's plan (--start, --carry-over) mm2-offsets parses")
+        # What CI applies with `kubectl apply -l mm2kit.io/ci=diff`: this Job and the ConfigMaps it
+        # reads, nothing else (never the Deployment, its ConfigMap, or the update Job).
+        read_cms = {v["configMap"]["name"] for v in jp["volumes"] if "configMap" in v}
+        read_cms |= {e["valueFrom"]["configMapKeyRef"]["name"] for e in jct.get("env", [])
+                     if "configMapKeyRef" in e.get("valueFrom", {})}
+        labelled = {f"{d['kind']}/{d['metadata']['name']}" for d in docs
+                    if d["metadata"].get("labels", {}).get("mm2kit.io/ci") == "diff"}
+        check(labelled == {f"Job/{DIFF}"} | {f"ConfigMap/{n}" for n in read_cms},
+              f"mm2kit.io/ci=diff selects {DIFF} and the ConfigMaps it reads, nothing else: {sorted(labelled)}")
+    else:
+        check([cmd for cmd, _ in calls] == ["update", "check"],
+              f"{UPDATE} runs mm2-offsets update, then check: {[cmd for cmd, _ in calls]}")
+        plans = re.findall(r"mm2-offsets (?:update|check) [^\n&]*?--plan\s+(\S+)", job_script(j))
+        upd = next((o for cmd, o in calls if cmd == "update"), [])
+        check("plan" in upd and "approve" in upd and "out" not in upd and len(plans) == 2 and plans[0] == plans[1],
+              f"{UPDATE}: update --plan P --approve, then check --plan P, one plan: {plans}")
+        check(approves == ['"$UPDATE_APPROVE"'] and "UPDATE_APPROVE=" not in job_script(j),
+              f"{UPDATE}: the one --approve is \"$UPDATE_APPROVE\", never set in the script: {approves}")
+        ref = env_of(jct, "UPDATE_APPROVE") or {}
+        cmk = ref.get("valueFrom", {}).get("configMapKeyRef", {})
+        check("value" not in ref and cmk.get("name") and cmk["name"] not in in_render and not cmk.get("optional"),
+              f"{UPDATE}: UPDATE_APPROVE only from the ConfigMap a person creates after review "
+              f"({cmk.get('name')}, key {cmk.get('key')}; no overlay ships it)")
+        # The plan: a file of that same ConfigMap (its update.json item only, not the approval).
+        pv = [v for v in extra.values() if v.get("configMap", {}).get("name") == cmk.get("name")]
+        items = [i["key"] for i in pv[0]["configMap"].get("items", [])] if pv else None
+        mount = next((m["mountPath"] for m in jct["volumeMounts"] if pv and m["name"] == pv[0]["name"]), None)
+        check(len(extra) == 1 and pv and items and cmk.get("key") not in items and
+              plans and mount and plans[0].startswith(mount + "/"),
+              f"{UPDATE} mounts the reviewed plan from {cmk.get('name')} at {mount} (items {items}), not the approval")
 
 print(f"consistency: {'all checks passed' if not fails else f'{fails} failed'}")
 sys.exit(1 if fails else 0)

@@ -97,7 +97,8 @@ def secret_volume(v, secrets, base):
 
 
 def job_args(docs, secrets, outdir, extra_cms):
-    job = next(d for d in docs if d["kind"] == "Job")
+    # The offset Job by name: the render also holds the day-two Jobs (diff, update).
+    job = next(d for d in docs if d["kind"] == "Job" and d["metadata"]["name"] == "mm2-offsets-apply")
     cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
     pod = job["spec"]["template"]["spec"]
     c = pod["containers"][0]
