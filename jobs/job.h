@@ -12,15 +12,18 @@
  *   pfread.c pfversions.c                  (preflight's shared reads and output)
  *   pfretention.c                          (preflight's retention headroom)
  *   load.c compare.c past.c pfworkers.c    steps a subcommand takes: all of the above
+ *   change.c                               (diff's comparison: diff and update)
+ *   upplan.c                               (an update's plan: change.c)
  *   trailread.c                            (the audit trail read back: trail.c)
  *   acceptread.c                           (accept's reads of the clusters)
  *   accept.c apply.c check.c diff.c export.c plan.c preflight.c record.c remove.c resume.c
- *   rollback.c status.c stop.c verify.c
+ *   rollback.c status.c stop.c update.c verify.c
  *                                          the subcommands: all of the above, never each other
  *   main.c                                 the table of subcommands
  * The decisions they act on are lib/'s pure functions (mm2_plan, mm2_binding, mm2_recheck,
- * mm2_verify, mm2_past, mm2_rollback, mm2_check, mm2_preflight, mm2_accept, mm2_change),
- * unit-tested there: jobs/ reads arguments and artifacts, calls Kafka and Connect, and prints.
+ * mm2_verify, mm2_past, mm2_rollback, mm2_check, mm2_preflight, mm2_accept, mm2_change,
+ * mm2_upstart), unit-tested there: jobs/ reads arguments and artifacts, calls Kafka and Connect,
+ * and prints.
  *
  * Contract:
  *   - struct job is main's; subcommands borrow it. job_free releases whatever was opened.

@@ -48,6 +48,16 @@ int job_read_plan(struct job *j, const char *path, struct mm2_plan *plan)
         return job_usage_error(j, "--plan FILE is required (the plan.json that was reviewed)");
     if (mm2_artifact_read("plan", path, MM2_KIND_PLAN, &tree, digest, &err) != MM2_OK)
         return job_fail(j, &err);
+    /* An update's plan starts a few partitions of a running connector: only update applies it,
+     * and check proves it; the cutover's steps would take it for the whole migration. */
+    if (cJSON_GetObjectItemCaseSensitive(tree, "update") != NULL && strcmp(j->cmd, "check") != 0) {
+        cJSON_Delete(tree);
+        mm2_log_error(&j->log,
+                      "%s is an update's plan (mm2-offsets update), not the cutover's: apply it "
+                      "with update --plan, prove it with check --plan",
+                      path);
+        return MM2_CONFIG;
+    }
     if (mm2_plan_from_json(tree, plan, &err) != MM2_OK) {
         cJSON_Delete(tree);
         mm2_plan_free(plan);

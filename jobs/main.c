@@ -11,6 +11,7 @@
 #include "apply.h"
 #include "check.h"
 #include "diff.h"
+#include "update.h"
 #include "export.h"
 #include "job.h"
 #include "mm2_cli.h"
@@ -45,6 +46,8 @@ static const struct {
     {"rollback-plan", cmd_rollback, "the Flink group position C = M + 1 from MM2's offsets"},
     {"record", cmd_record, "put a file of this migration in the audit trail after the fact"},
     {"diff", cmd_diff, "day two: the connector JSON against the running connector, by offsets"},
+    {"update", cmd_update,
+     "day two: a change planned, approved, then applied without moving offsets"},
 };
 
 /* The codes it exits with (docs/ARCHITECTURE.md §5), as --help states them. */

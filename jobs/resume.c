@@ -18,6 +18,7 @@
 #include "options.h"
 #include "recheck.h"
 #include "report.h"
+#include "stopped.h"
 
 #define DEFAULT_WAIT_MS 120000L
 
@@ -50,44 +51,6 @@ static void usage(FILE *out)
             "  -t, --timeout SECONDS    how long to wait for RUNNING (%ld)\n",
             DEFAULT_WAIT_MS / 1000);
     job_usage_end(out, 27, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
-}
-
-static int wait_running(struct job *j, const char *name, long timeout_ms)
-{
-    struct mm2_deadline dl;
-    struct mm2_connlive live = {0};
-    const struct mm2_connector_status *s = &live.s;
-    struct mm2_error err = {0};
-
-    mm2_deadline_start(&dl, timeout_ms);
-    for (;;) {
-        /* Only tasks with a config count: a status left by an earlier connector of this name
-         * with more tasks is never waited for (mm2_connlive_read). */
-        if (mm2_connlive_read(j->connect, name, &live, &err) != MM2_OK)
-            return job_fail(j, &err);
-        if (s->state == MM2_CSTATE_FAILED || s->tasks_failed > 0) {
-            char why[MM2_CSTATE_CAUSE_MAX + 200];
-            mm2_connect_status_why(s, why, sizeof(why));
-            mm2_log_error(&j->log, "connector %s is %s, %s%s", name, mm2_cstate_name(s->state),
-                          s->first_bad_task[0] != '\0' ? s->first_bad_task : "no task failed",
-                          why[0] != '\0' ? why : "; see its status trace");
-            return MM2_CHECK_FAILED;
-        }
-        if (s->state == MM2_CSTATE_RUNNING && s->ntasks > 0 && s->tasks_running == s->ntasks) {
-            job_info(j, "connector %s RUNNING with %zu tasks RUNNING", name, s->ntasks);
-            return MM2_OK;
-        }
-        if (mm2_deadline_expired(&dl)) {
-            mm2_log_error(&j->log,
-                          "connector %s is not RUNNING with all tasks after %ld ms (%s, %zu/%zu "
-                          "tasks RUNNING%s%s)",
-                          name, timeout_ms, s->exists ? mm2_cstate_name(s->state) : "not found",
-                          s->tasks_running, s->ntasks, s->first_bad_task[0] != '\0' ? ", " : "",
-                          s->first_bad_task);
-            return MM2_UNREACHABLE;
-        }
-        job_sleep_ms(500);
-    }
 }
 
 /* The approval, as a sealed record (kind MM2_KIND_RESUME) printed on stdout and put in the audit
@@ -198,7 +161,7 @@ int cmd_resume(struct job *j, int argc, char **argv)
         rc = job_fail(j, &err);
         goto out;
     }
-    rc = wait_running(j, plan.connector, timeout_ms);
+    rc = job_wait_running(j, plan.connector, timeout_ms);
 out:
     cJSON_Delete(vr.report);
     mm2_refusals_free(&r);

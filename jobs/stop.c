@@ -50,29 +50,6 @@ static void usage(FILE *out)
     job_usage_end(out, 27, exit_notes, sizeof(exit_notes) / sizeof(exit_notes[0]));
 }
 
-/* Polls until the connector is stopped; 0 or the exit code. */
-static int wait_stopped(struct job *j, const char *name, long timeout_ms)
-{
-    struct mm2_deadline dl;
-    struct mm2_connlive v;
-    struct mm2_error err = {0};
-    char line[MM2_REFUSAL_LEN];
-
-    mm2_deadline_start(&dl, timeout_ms);
-    for (;;) {
-        if (mm2_connlive_read(j->connect, name, &v, &err) != MM2_OK)
-            return job_fail(j, &err);
-        if (!job_stop_problem(j, name, &v, MM2_VERIFY_WHY_HOLD, "then run stop again", line,
-                              sizeof(line)))
-            return MM2_OK;
-        if (mm2_deadline_expired(&dl)) {
-            mm2_log_error(&j->log, "not stopped after %ld ms: %s", timeout_ms, line);
-            return MM2_UNREACHABLE;
-        }
-        job_sleep_ms(500);
-    }
-}
-
 /* The report: what was found, when it was stopped, and the offsets held (sorted). */
 static cJSON *stop_report(const struct job *j, const char *before, size_t tasks_before,
                           const struct mm2_source_offsets *offs)
@@ -127,7 +104,7 @@ static int run(struct job *j, const char *report, long timeout_ms)
         if (mm2_connect_put_state(j->connect, name, "stop", &err) != MM2_OK)
             return job_fail(j, &err);
     }
-    rc = wait_stopped(j, name, timeout_ms);
+    rc = job_wait_stopped(j, name, timeout_ms);
     if (rc != MM2_OK)
         return rc;
     if (job_read_offsets(j, name, NULL, &offs, &err) != MM2_OK)

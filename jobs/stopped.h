@@ -30,4 +30,13 @@ bool job_stop_problem(struct job *j, const char *name, const struct mm2_connlive
 enum mm2_status job_connector_stopped(struct job *j, const struct mm2_plan *plan, bool *exists,
                                       struct mm2_refusals *r, struct mm2_error *err);
 
+/* Polls the connector until it is stopped as Connect decides it (job_stop_problem), at most
+ * timeout_ms; 0, or the exit code after printing why (MM2_UNREACHABLE when not in time). */
+int job_wait_stopped(struct job *j, const char *name, long timeout_ms);
+
+/* Polls until the connector and each of its tasks (those with a config) are RUNNING, at most
+ * timeout_ms; 0, MM2_CHECK_FAILED for a FAILED connector or task (its trace's cause printed), or
+ * MM2_UNREACHABLE when not in time. */
+int job_wait_running(struct job *j, const char *name, long timeout_ms);
+
 #endif

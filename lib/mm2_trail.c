@@ -269,14 +269,15 @@ void mm2_trail_finish(struct mm2_trail_asm *a, struct mm2_trail_event *ev)
         end_doc(a, MM2_TRAIL_INCOMPLETE, true, ev);
 }
 
-/* The steps a step presupposes: each needs a complete document of `before` earlier. */
+/* The steps a step presupposes: each needs a complete document of `before` (or of `alt`, when
+ * set) earlier. */
 static const struct {
-    const char *step, *before, *why;
+    const char *step, *before, *why, *alt;
 } NEEDS[] = {
     {"plan", "export", "a plan's C comes from an export"},
     {"apply", "plan", "apply imports a plan"},
     {"resume", "apply", "resume starts what apply imported and verified"},
-    {"check", "resume", "check proves what resume started"},
+    {"check", "resume", "check proves what resume (or an update) started", "update"},
     {"accept", "resume", "accept judges what resume started"},
     {"stop", "apply", "stop stops what apply created"},
     {"remove", "apply", "remove deletes what apply created"},
@@ -311,8 +312,9 @@ size_t mm2_trail_missing(const struct mm2_trail_doc *docs, size_t n, struct mm2_
             if (docs[i].state == MM2_TRAIL_OK && strcmp(docs[i].m.command, NEEDS[k].step) == 0)
                 first = i;
         for (size_t i = 0; i < first && !found; i++)
-            found =
-                docs[i].state == MM2_TRAIL_OK && strcmp(docs[i].m.command, NEEDS[k].before) == 0;
+            found = docs[i].state == MM2_TRAIL_OK &&
+                    (strcmp(docs[i].m.command, NEEDS[k].before) == 0 ||
+                     (NEEDS[k].alt != NULL && strcmp(docs[i].m.command, NEEDS[k].alt) == 0));
         if (first < n && !found)
             mm2_refuse(r,
                        "missing: no complete record of %s before the %s of %s (%s, %s): %s; "
