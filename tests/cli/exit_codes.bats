@@ -11,7 +11,7 @@ load /usr/lib/bats/bats-assert/load.bash
 
 BUILD=${MM2_BUILD:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-COMMANDS="preflight export plan apply verify resume status check accept stop remove rollback-plan record diff"
+COMMANDS="preflight export plan apply verify resume status check accept stop remove rollback-plan record diff update"
 
 # help_codes: the "Exit codes:" paragraph of a --help on stdin, one "CODE<TAB>TEXT" line per code.
 help_codes() {

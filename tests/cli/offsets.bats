@@ -19,7 +19,7 @@ load offsets_helpers
   assert_equal "$stderr" ""
   assert_line --index 0 "Usage: mm2-offsets COMMAND [OPTION]..."
   assert_equal "$(printf '%s\n' "${lines[@]}" | sed -n 's/^  \([a-z-]*\)  .*/\1/p' | tr '\n' ' ')" \
-    "preflight export plan apply verify resume status check accept stop remove rollback-plan record diff "
+    "preflight export plan apply verify resume status check accept stop remove rollback-plan record diff update "
   assert_line "Exit codes: 0 success, 1 check failed (plan refused, verify or check mismatch),"
   assert_line "2 usage error, 3 invalid configuration (the INI file or an input file),"
   assert_line "4 dependency unreachable (Kafka, Connect or Flink, or timed out), 5 unexpected"
@@ -60,8 +60,9 @@ load offsets_helpers
     [remove]="remove --config FILE --plan FILE [--report FILE]"
     [record]="record --config FILE --file FILE"
     [diff]="diff --config FILE [--format text|json]"
+    [update]="update --config FILE --out FILE [--start TOPIC=MODE]... [--carry-over]"
   )
-  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff update; do
     run -0 --separate-stderr offsets "$c" --help
     assert_equal "$stderr" ""
     assert_line --index 0 "Usage: mm2-offsets ${usage[$c]}"
@@ -85,7 +86,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown command exits 2 and names the commands" {
   run -2 offsets migrate
-  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, accept, stop, remove, rollback-plan, record or diff
+  assert_output "$E: error: unknown command 'migrate'; expected preflight, export, plan, apply, verify, resume, status, check, accept, stop, remove, rollback-plan, record, diff or update
 Try 'mm2-offsets --help'."
 }
 @test "an unknown option before the command exits 2 with one line and the help hint" {
@@ -98,7 +99,7 @@ Try 'mm2-offsets --help'."
 }
 @test "an unknown long option of any command exits 2 with one line and the command's help hint" {
   local c
-  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff update; do
     run -2 offsets "$c" --dry-run
     assert_output "$E $c: error: unknown option '--dry-run'
 $(try "$c")"
@@ -139,9 +140,9 @@ $(try plan)"
     [verify]="--plan p.json" [resume]="--plan p.json --approve $BOGUS" [status]="--plan p.json"
     [check]="--plan p.json" [rollback-plan]="--out r.csv" [preflight]="--report r.json"
     [stop]="--report s.json" [remove]="--plan p.json" [accept]="--plan p.json" [record]="--file x.json"
-    [diff]="--format json"
+    [diff]="--format json" [update]="--out u.json"
   )
-  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff; do
+  for c in preflight export plan apply verify resume status check accept stop remove rollback-plan record diff update; do
     # shellcheck disable=SC2086 # the options, split on purpose
     run -2 offsets "$c" ${rest[$c]}
     assert_output "$E $c: error: --config FILE is required (the migration INI file)

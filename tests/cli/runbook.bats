@@ -399,11 +399,12 @@ mm2-offsets verify --config a.ini --plan p.json"
   done
   run -0 offsets_commands "$RUNBOOK"
   for s in "${subs[@]}"; do
-    [ "$s" != diff ] || continue # day two, after the cutover: docs/day-two.md, below
+    [ "$s" != diff ] && [ "$s" != update ] || continue # day two: docs/day-two.md, below
     assert_line --regexp "^mm2-offsets $s( |\$)"
   done
   run -0 offsets_commands "$ROOT/docs/day-two.md"
   assert_line --regexp "^mm2-offsets diff( |\$)"
+  assert_line --regexp "^mm2-offsets update( |\$)"
   # apply also runs in the Job the runbook unsuspends and waits for, as the Job's own command.
   job=$(sed -n 's/^ *\(&& \)\{0,1\}\(mm2-offsets [a-z-]* --config .*\)$/\2/p' "$JOB")
   assert_equal "$(cut -d' ' -f2 <<<"$job" | tr '\n' ' ')" "apply verify "
