@@ -341,8 +341,11 @@ static enum mm2_status recheck(struct job *j, const struct applied *a, struct mm
     }
     if (st == MM2_OK)
         st = mm2_kafka_log_offsets(j->source, src, n, v, v + n, NULL, &dl, err);
-    if (st == MM2_OK)
-        st = mm2_kafka_committed(j->source, a->p.group, src, n, v + 2 * n, &dl, err);
+    for (size_t i = 0; st == MM2_OK && i < n; i++) /* Flink's offsets: for flink starts only */
+        if (strcmp(mode_of(a, src[i].topic), "flink") == 0) {
+            st = mm2_kafka_committed(j->source, a->p.group, src, n, v + 2 * n, &dl, err);
+            break;
+        }
     if (st == MM2_OK && nt > 0)
         st = mm2_kafka_log_offsets(j->target, tgt, nt, v + 3 * n, v + 4 * n, NULL, &dl, err);
     for (size_t i = 0, k = 0; st == MM2_OK && i < n; i++) {

@@ -161,7 +161,10 @@ static enum mm2_status read_ends(struct ctx *x, const struct todo *d, const char
         tps[p] = (struct mm2_tp){d->topic, p};
     job_kafka_deadline(x->j, &dl);
     st = mm2_kafka_log_offsets(x->j->source, tps, (size_t)d->n, v[0], v[1], NULL, &dl, err);
-    if (st == MM2_OK)
+    /* Flink's offsets only where the start is from them or costs records against them. */
+    for (int32_t p = 0; p < d->n; p++)
+        v[2][p] = -1;
+    if (st == MM2_OK && d->mode != MM2_START_STORED && d->mode != MM2_START_CARRY)
         st = mm2_kafka_committed(x->j->source, x->j->cfg.group, tps, (size_t)d->n, v[2], &dl, err);
     for (int32_t p = 0; target && p < d->n; p++)
         tps[p].topic = tt;

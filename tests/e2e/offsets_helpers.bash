@@ -59,10 +59,10 @@ INI
   chmod 0644 "$d/connector.json" "$d/migration.ini"
 }
 
-# oj DIR ARGS...: mm2-offsets ARGS in a container of the image, in DIR.
+# oj DIR ARGS...: mm2-offsets ARGS in a container of the image, in DIR (named OJ_NAME when set).
 oj() {
   local d=$1; shift
-  timeout 300 podman run --rm --network "$BED_NET" --user 10001:10001 --read-only \
+  timeout 300 podman run --rm ${OJ_NAME:+--name "$OJ_NAME"} --network "$BED_NET" --user 10001:10001 --read-only \
     --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges \
     --memory 256m -v "$d:/work:rw" -w /work \
     -e "MM2_SOURCE_SASL_USERNAME=$BED_SOURCE_USER" -e "MM2_SOURCE_SASL_PASSWORD=$BED_SOURCE_PASSWORD" \

@@ -12,6 +12,11 @@ connector_state() {
   curl -s -m 100 "http://$(bed_worker_ip 1):8088/connectors/$1/status" | jq -r .connector.state
 }
 
+# src2_at NAME OFFSETS: the connector's stored offsets under the alias src2 are OFFSETS.
+src2_at() {
+  [ "$(offsets_json "$1" | jq -c '[.[] | select(.partition.cluster == "src2") | .offset.offset]')" = "$2" ]
+}
+
 # set_file DIR JQ: the repository's connector JSON edited, as a change under review is.
 set_file() {
   jq "$2" "$1/connector.json" >"$1/c.tmp" && mv "$1/c.tmp" "$1/connector.json" && chmod 0644 "$1/connector.json"
@@ -65,4 +70,56 @@ set_file() {
   assert_line --partial 'tasks.max ("'
   no_secret "$output"
   run -0 rest DELETE 1 /connectors/upd
+}
+
+# make e2e: the alias change and the crash (make test runs the topic added above).
+# bats test_tags=long
+@test "update: a new alias is refused, then carried over with the connector stopped; a crash mid-update is finished by its rerun" {
+  d=$(oj_dir ual)
+  oj_files "$d" ual 'ual\\.t'
+  topics_both ual.t:2
+  produce ual.t 40 2
+  run -0 rest POST 1 /connectors "$(cat "$d/connector.json")"
+  assert_line --index 0 201
+  wait_for 90 connector_running ual
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic ual.t --timeout 120
+  assert_output '{"source_records": 40, "target_records": 40, "partitions": 2, "mismatched_partitions": 0}'
+  set_file "$d" '.config["source.cluster.alias"] = "src2"'
+  # Refused without --carry-over: every partition would start from auto.offset.reset.
+  run -1 oj "$d" update --config migration.ini --out update.json -q
+  assert_line --partial "refused: source.cluster.alias: "
+  assert_line --partial "give --carry-over"
+  # With it, but running: the offsets would move under it.
+  run -1 oj "$d" update --config migration.ini --out update.json --carry-over -q
+  assert_line --partial "refused: --carry-over needs the connector stopped"
+  run -0 oj "$d" stop --config migration.ini -q
+  run -0 --separate-stderr oj "$d" update --config migration.ini --out update.json --carry-over -q
+  digest=$(tail -n 1 <<<"$output")
+  assert_equal "$(jq -c '[.update.class, .update.carry_over, [.partitions[] | [.topic, .partition, .c, .target_start]]]' "$d/update.json")" \
+    '["moves-offsets",{"from_alias":"source","to_alias":"src2"},[["ual.t",0,20,20],["ual.t",1,20,20]]]'
+  produce ual.t 20 2 40
+  # A crash: the update SIGKILLed as soon as it has asked Connect to stop the connector, before
+  # the offsets, the config and the resume.
+  OJ_NAME=ual-crash oj "$d" update --config migration.ini --plan update.json --approve "$digest" 2>"$d/crash.err" &
+  pid=$!
+  for _ in $(seq 1 2400); do
+    ! grep -q 'PUT /connectors/ual/stop' "$d/crash.err" || break
+    sleep 0.05
+  done
+  podman kill --signal KILL ual-crash >/dev/null
+  wait "$pid" || true
+  grep -q 'PUT /connectors/ual/stop' "$d/crash.err" || fail "no stop: $(cat "$d/crash.err")"
+  [ "$(connector_state ual)" != RUNNING ] || fail "the crash came after resume: $(cat "$d/crash.err")"
+  run -7 oj "$d" diff --config migration.ini -q
+  # The rerun finishes it; MM2 goes on under the new alias from where it was.
+  run -0 oj "$d" update --config migration.ini --plan update.json --approve "$digest"
+  assert_equal "$(connector_state ual)" RUNNING
+  run -0 --separate-stderr oj "$d" check --config migration.ini --plan update.json
+  assert_equal "$(jq -c '[.ok, .equal, .failed]' <<<"$output")" '[true,2,0]'
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic ual.t --timeout 120
+  assert_output '{"source_records": 60, "target_records": 60, "partitions": 2, "mismatched_partitions": 0}'
+  # Connect stores MM2's progress under the new key (at its next offset flush).
+  wait_for 120 src2_at ual '[29,29]'
+  run -0 oj "$d" diff --config migration.ini -q
+  run -0 rest DELETE 1 /connectors/ual
 }
