@@ -149,7 +149,7 @@ static enum mm2_status plan_part(struct ctx *x, const struct todo *d, const char
 
 /* The offsets of the topic's n partitions: source start, end, Flink's committed, target end. */
 static enum mm2_status read_ends(struct ctx *x, const struct todo *d, const char *tt, bool target,
-                                 int64_t *v[4], struct mm2_error *err)
+                                 int64_t *v[5], struct mm2_error *err)
 {
     struct mm2_tp *tps = calloc((size_t)d->n, sizeof(*tps));
     struct mm2_deadline dl;
