@@ -91,7 +91,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all bins cold-build config-keys unit cli e2e e2e-short e2e-churn e2e-race lint fmt fmt-check install clean deps test test-fast \
         image bed-smoke rehearsal rehearsal-short rehearsal-kube-short faults faults-short faults-hang san-unit san-cli compat compat-short compat-source bench memcheck k8s-check fuzz \
-        alerts-check alerts-e2e alerts-e2e-short kube-e2e kube-up kube-down tls-e2e tls-e2e-short preflight-table
+        alerts-check alerts-e2e alerts-e2e-short kube-e2e kube-up kube-down tls-e2e tls-e2e-short preflight-table update-e2e
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -199,6 +199,12 @@ e2e: image $(B)/tests/connect-patch
 # advertised address, which kube-e2e and make compat cover).
 e2e-short: image $(B)/tests/connect-patch
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats --filter-tags '!compat-unsupported,!compat-mixed,!race,!acl-table,!long' tests/e2e
+
+# mm2-offsets update, one test per change class (tests/e2e/update.bats: a topic added at Flink's
+# offsets, harmless, removed and added back, earliest and latest, an alias carried over, a crash
+# and its rerun, drift); make test runs the first.
+update-e2e: image $(B)/tests/connect-patch
+	$(Q)MM2_BUILD=$(abspath $(B)) tests/run-bats tests/e2e/update.bats
 
 # mm2-offsets preflight against every row of docs/acls.md, each taken away in turn (the cutover's
 # logins, and the workers' with preflight --workers in a worker), and its other refusals (a

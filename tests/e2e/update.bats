@@ -17,6 +17,11 @@ src2_at() {
   [ "$(offsets_json "$1" | jq -c '[.[] | select(.partition.cluster == "src2") | .offset.offset]')" = "$2" ]
 }
 
+# end_is BOOTSTRAP TOPIC N: partition 0 of the one-partition TOPIC ends at N.
+end_is() {
+  [ "$("${KIT[@]}" ends --bootstrap "$1" --topic "$2")" = "{\"0\": $3}" ]
+}
+
 # set_file DIR JQ: the repository's connector JSON edited, as a change under review is.
 set_file() {
   jq "$2" "$1/connector.json" >"$1/c.tmp" && mv "$1/c.tmp" "$1/connector.json" && chmod 0644 "$1/connector.json"
@@ -122,4 +127,60 @@ set_file() {
   wait_for 120 src2_at ual '[29,29]'
   run -0 oj "$d" diff --config migration.ini -q
   run -0 rest DELETE 1 /connectors/ual
+}
+
+# make update-e2e (and make e2e): the other change classes, one update each.
+# bats test_tags=long
+@test "update, each change class: harmless applied; a topic removed, then added back from its stored offsets, and refused once the target moved; earliest and latest with their cost" {
+  d=$(oj_dir ucl)
+  oj_files "$d" ucl 'ucl\\.(a|b)'
+  topics_both ucl.a:1 ucl.b:1 ucl.c:1 ucl.d:1
+  produce ucl.a 10 1
+  produce ucl.b 10 1
+  run -0 rest POST 1 /connectors "$(cat "$d/connector.json")"
+  assert_line --index 0 201
+  wait_for 90 connector_running ucl
+  run -0 "${KIT[@]}" compare --source "$BED_SRC_BOOTSTRAP" --target "$BED_TGT_BOOTSTRAP" --topic ucl.b --timeout 120
+  # harmless: tasks.max, no start needed, no offset written.
+  set_file "$d" '.config["tasks.max"] = "2"'
+  run -0 --separate-stderr oj "$d" update --config migration.ini --out h.json -q
+  assert_equal "$(jq -c '[.update.class, (.partitions | length)]' "$d/h.json")" '["harmless",0]'
+  run -0 oj "$d" update --config migration.ini --plan h.json --approve "$output" -q
+  run -0 oj "$d" diff --config migration.ini -q
+  # ucl.b removed: its stored offset is recorded in the plan and stays in Connect.
+  set_file "$d" '.config.topics = "ucl\\.a"'
+  run -0 --separate-stderr oj "$d" update --config migration.ini --out r.json -q
+  assert_equal "$(jq -c '.update.topics_removed' "$d/r.json")" '[{"topic":"ucl.b","stored_offsets":[{"partition":0,"offset":9}]}]'
+  run -0 oj "$d" update --config migration.ini --plan r.json --approve "$output" -q
+  produce ucl.b 5 1 10
+  # Added back: it resumes from its stored offset; the 5 records written meanwhile are copied.
+  set_file "$d" '.config.topics = "ucl\\.(a|b)"'
+  run -1 oj "$d" update --config migration.ini --out s.json -q
+  assert_line --partial "=earliest or =latest or =stored"
+  run -0 --separate-stderr oj "$d" update --config migration.ini --out s.json --start ucl.b=stored -q
+  assert_equal "$(jq -c '[.partitions[] | [.topic, .c, .target_start]]' "$d/s.json")" '[["ucl.b",10,10]]'
+  s_digest=$output
+  # Someone writes to the target topic before the update runs: the start would no longer be proven.
+  "${KIT[@]}" produce --bootstrap "$BED_TGT_BOOTSTRAP" --topic ucl.b --count 1 --partitions 1 --start 900 >/dev/null
+  run -1 oj "$d" update --config migration.ini --plan s.json --approve "$s_digest" -q
+  assert_line --partial "refused: ucl.b-0: the target ucl.b moved since the plan (its end 11, planned 10)"
+  run -1 oj "$d" update --config migration.ini --out s2.json --start ucl.b=stored -q
+  assert_line --partial "refused: ucl.b-0: a start at stored is refused: the target's last record is not the copy of the source record at its stored offset 9: the target moved since MM2 last copied it"
+  # earliest and latest, with what they cost, on topics Flink copied part of.
+  produce ucl.c 30 1
+  produce ucl.d 30 1
+  flink ucl-flink ucl.c 0:20
+  flink ucl-flink ucl.d 0:20
+  set_file "$d" '.config.topics = "ucl\\.(a|c|d)"'
+  run -0 --separate-stderr oj "$d" update --config migration.ini --out e.json --start ucl.c=earliest --start ucl.d=latest
+  assert_equal "$(jq -c '[.update.starts[] | [.topic, .mode, .copied_again, .never_copied]]' "$d/e.json")" '[["ucl.c","earliest",20,0],["ucl.d","latest",0,10]]'
+  assert_line --partial "ucl.c-0: a start at earliest copies 20 records again (from the log start 0 to Flink's committed offset 20: Flink copied them)"
+  assert_line --partial "ucl.d-0: a start at latest never copies the 10 records from Flink's committed offset 20 to the log end 30"
+  e_digest=$(tail -n 1 <<<"$output")
+  run -0 oj "$d" update --config migration.ini --plan e.json --approve "$e_digest" -q
+  produce ucl.d 5 1 30
+  # ucl.c: Flink's 20, then all 30 again; ucl.d: Flink's 20, then only what came after the update.
+  wait_for 120 end_is "$BED_TGT_BOOTSTRAP" ucl.c 50
+  wait_for 120 end_is "$BED_TGT_BOOTSTRAP" ucl.d 25
+  run -0 rest DELETE 1 /connectors/ucl
 }
