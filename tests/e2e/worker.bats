@@ -36,8 +36,6 @@ CONN=wk
   assert_output --regexp "^java .* $want .*org.apache.kafka.connect.cli.ConnectDistributed /etc/mm2/connect-mm2.properties $"
 }
 
-# make e2e: restauth.bats proves the same forwarding with the operator's credentials in make test.
-# bats test_tags=long
 @test "a create and a stop sent to a worker that is not the leader are forwarded and succeed" {
   run -0 "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$TOPIC:6"
   run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$TOPIC:6"
