@@ -4,9 +4,10 @@
 # fault is made for real, and each step asserts on Prometheus's own API with a
 # bounded wait.  The tests run in order and share the world: each leaves it
 # as it found it (connector "al" RUNNING with 3 tasks on 3 workers). make test runs those
-# tagged short (make alerts-e2e-short): no false alarm, a task FAILED, a stall, the storm, the
-# notification and the dashboard; the two left out (a connector without tasks and tasks
-# unassigned, a worker restarted three times) take 70 s of restarts and waits.
+# tagged short (make alerts-e2e-short): no false alarm, a task FAILED, the connector FAILED and
+# gone, a stall, the storm, the notification and the dashboard; the others (a connector without
+# tasks and tasks unassigned, the source login failing, a worker restarted three times, every
+# worker stopped) take minutes of restarts and waits.
 load prom
 # bats test_tags=short
 @test "steady replication and an idle source partition raise no alert" {
@@ -76,6 +77,29 @@ load prom
   run -0 rest_write DELETE 1 /connectors/al-fail
 }
 
+# bats test_tags=short
+@test "a connector FAILED at its start fires MM2ConnectorFailed, resolved by the fix; deleted, it fires MM2ConnectorGone until it is back" {
+  # Its source admin client cannot be made (a bootstrap name that resolves
+  # nowhere): MirrorSourceConnector.start throws, the connector itself is
+  # FAILED and has no task, which MM2TaskFailed never sees.
+  run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-cfail 'al\.fail' '{"tasks.max":"1","source.cluster.bootstrap.servers":"nowhere.invalid:9092"}')"
+  wait_for 60 connector_state_is al-cfail FAILED || fail "al-cfail is not FAILED: $(rest GET 1 /connectors/al-cfail/status)"
+  wait_for 60 alert_matches firing MM2ConnectorFailed connector=al-cfail severity=critical ||
+    fail "MM2ConnectorFailed not firing: $(alerts); status: $(rest GET 1 /connectors/al-cfail/status)"
+  run -0 alerts
+  assert_output --partial '"summary":"MirrorMaker 2 connector al-cfail is FAILED: none of its topics is replicated"'
+  # The fix: the real bootstrap; a new config restarts the connector.
+  run -0 rest_write PUT 1 /connectors/al-cfail/config "$("$HARNESS" connector-json al-cfail 'al\.fail' '{"tasks.max":"1"}' | jq -c .config)"
+  wait_for 60 connector_tasks_running al-cfail 1 || fail "al-cfail not RUNNING after the fix: $(rest GET 1 /connectors/al-cfail/status)"
+  wait_for 30 alert_absent MM2ConnectorFailed connector=al-cfail || fail "MM2ConnectorFailed still active: $(alerts)"
+  # Deleted while the workers answer: gone, until it exists again.
+  run -0 rest_write DELETE 1 /connectors/al-cfail
+  wait_for 30 alert_matches firing MM2ConnectorGone connector=al-cfail severity=warning || fail "MM2ConnectorGone not firing: $(alerts)"
+  run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-cfail 'al\.fail' '{"tasks.max":"1"}')"
+  wait_for 60 alert_absent MM2ConnectorGone connector=al-cfail || fail "MM2ConnectorGone still active: $(alerts)"
+  run -0 rest_write DELETE 1 /connectors/al-cfail
+}
+
 @test "a connector RUNNING with no task, and tasks left unassigned past the rebalance delay, fire their alerts" {
   # al-none, made in the previous test: RUNNING, its filter matches no topic.
   run -0 rest GET 1 /connectors/al-none/status
@@ -106,6 +130,9 @@ load prom
   run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$victim")"
   wait_for 40 alert_matches firing MM2TasksUnassigned connector=al ||
     fail "MM2TasksUnassigned not firing: $(alerts); tasks: $(rest GET "$other" /connectors/al/status)"
+  # Its exporter is silent too: that one worker, named.
+  wait_for 30 alert_matches firing MM2WorkerNotScraped instance="$(metrics_target "$victim")" severity=warning ||
+    fail "MM2WorkerNotScraped not firing: $(alerts)"
   # Still unassigned when it fired: the alert is not about a rebalance that ended in time.
   run -0 rest GET "$other" /connectors/al/status
   printf '%s' "$output" | jq -e '[.tasks[] | select(.state == "UNASSIGNED")] | length == 1' >/dev/null ||
@@ -115,6 +142,7 @@ load prom
   run -0 timeout 60 podman start "$(bed_worker_name "$victim")"
   wait_for 90 connector_tasks_running al 3 "$other" || fail "al did not get its 3 tasks back: $(rest GET "$other" /connectors/al/status)"
   wait_for 30 alert_absent MM2TasksUnassigned connector=al || fail "MM2TasksUnassigned still active: $(alerts)"
+  wait_for 30 alert_absent MM2WorkerNotScraped || fail "MM2WorkerNotScraped still active: $(alerts)"
   # A single restart is not an alert.
   target=$(metrics_target "$victim")
   wait_for 30 bash -c "[ \"\$(curl -sf --data-urlencode 'query=changes(process_start_time_seconds{instance=\"$target\"}[30m])' '$PROM/api/v1/query' | jq -r '.data.result[0].value[1]')\" = 1 ]" ||
@@ -147,6 +175,26 @@ load prom
   wait_for 60 alert_absent MM2OffsetsNotAdvancing connector=al || fail "MM2OffsetsNotAdvancing still active: $(alerts)"
   wait_for 60 alert_absent MM2ReplicationLagNotFalling connector=al || fail "MM2ReplicationLagNotFalling still active: $(alerts)"
   wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks after the stall: $(rest GET 1 /connectors/al/status)"
+}
+
+@test "the source consumer failing authentication fires MM2AuthenticationFailing naming the client, and MM2TasksFetchNothing; the right password resolves both" {
+  # Only the task's consumer gets a wrong password (source.consumer.*): the
+  # connector's admin still lists the topic, so the task starts and stays
+  # RUNNING while its poll fails (MirrorSourceTask logs it and goes on).
+  run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-auth 'al\.fail' '{"tasks.max":"1","source.consumer.sasl.jaas.config":"org.apache.kafka.common.security.plain.PlainLoginModule required username=\"mm2-source\" password=\"wrong-on-purpose\";"}')"
+  wait_for 60 connector_tasks_running al-auth 1 || fail "al-auth not RUNNING: $(rest GET 1 /connectors/al-auth/status)"
+  wait_for 60 alert_matches firing MM2AuthenticationFailing severity=critical ||
+    fail "MM2AuthenticationFailing not firing: $(alerts); counts: $(query 'kafka_consumer_failed_authentication')"
+  run -0 alerts
+  assert_output --partial 'al-auth-0|replication-consumer'
+  wait_for 60 alert_matches firing MM2TasksFetchNothing connector=al-auth || fail "MM2TasksFetchNothing not firing: $(alerts)"
+  # Still RUNNING all along: no task state would have said it.
+  run -0 connector_tasks_running al-auth 1
+  run -0 rest_write PUT 1 /connectors/al-auth/config "$("$HARNESS" connector-json al-auth 'al\.fail' '{"tasks.max":"1"}' | jq -c .config)"
+  wait_for 60 alert_absent MM2TasksFetchNothing connector=al-auth || fail "MM2TasksFetchNothing still active: $(alerts)"
+  # The failures leave the alert's 2-minute window.
+  wait_for 180 alert_absent MM2AuthenticationFailing || fail "MM2AuthenticationFailing still active: $(alerts)"
+  run -0 rest_write DELETE 1 /connectors/al-auth
 }
 
 @test "a worker restarted three times fires MM2WorkerRestarts for that worker" {
@@ -199,4 +247,16 @@ panel_has_data() {
   done < <("$MM2KIT_CACHE/lint-venv/bin/python3" "$AL_ROOT/tests/alerts/dashboard-queries.py" --lines --interval 20s "$AL_ROOT"/k8s/dashboards/*.json)
   echo "# $n panel queries, each with data" >&3
   [ "$n" -ge 10 ] || fail "only $n panel queries"
+}
+
+@test "every worker stopped fires MM2WorkersDown; started again, it resolves" {
+  for i in 1 2 3; do
+    run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$i")"
+  done
+  wait_for 60 alert_matches firing MM2WorkersDown severity=critical || fail "MM2WorkersDown not firing: $(alerts)"
+  for i in 1 2 3; do
+    run -0 timeout 60 podman start "$(bed_worker_name "$i")"
+  done
+  wait_for 120 alert_absent MM2WorkersDown || fail "MM2WorkersDown still active: $(alerts); up: $(query up)"
+  wait_for 120 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks again: $(rest GET 1 /connectors/al/status)"
 }

@@ -110,6 +110,11 @@ connector_tasks_running() {
     jq -e --argjson n "$2" '.connector.state == "RUNNING" and (.tasks | length == $n) and all(.tasks[]; .state == "RUNNING")' >/dev/null
 }
 
+# connector_state_is CONNECTOR STATE: the connector's own state, as worker 1 tells it.
+connector_state_is() {
+  rest GET 1 "/connectors/$1/status" 2>/dev/null | jq -e --arg s "$2" '.connector.state == $s' >/dev/null
+}
+
 # task_state_is CONNECTOR TASK STATE: the task's state, as worker 1 tells it.
 task_state_is() {
   rest GET 1 "/connectors/$1/status" 2>/dev/null |
