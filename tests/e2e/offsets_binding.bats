@@ -15,6 +15,9 @@ no_rest() {
     fail "not the closing line of a run without a REST request: $1"
 }
 
+# make e2e: tests/cli/offsets_binding.bats refuses another migration's artifacts in every command
+# and field in make test; this one adds real clusters' ids to the same refusal.
+# bats test_tags=long
 @test "an export and a plan of another Flink group are refused by every command, Connect untouched" {
   # Two migrations onto the same connector name and clusters: bnd (group bnd-flink, C=10)
   # and an older one whose group stopped at C=4 (bnd-old). Using the old one's artifacts
