@@ -378,7 +378,6 @@ static int offsets(struct job *j, struct applied *a)
 {
     struct mm2_error err = {0};
     struct mm2_source_offsets o = {0};
-    struct mm2_refusals r = {0};
     char *body = NULL;
     int rc = MM2_OK;
 
@@ -395,11 +394,7 @@ static int offsets(struct job *j, struct applied *a)
         return MM2_OK;
     }
     mm2_source_offsets_free(&o);
-    if (recheck(j, a, &r, &err) != MM2_OK)
-        rc = job_fail(j, &err);
-    else if (r.n > 0 || r.oom)
-        rc = job_refused(j, &r, "no offset was written; the connector stays stopped");
-    else if ((body = mm2_plan_patch_body(&a->p)) == NULL)
+    if ((body = mm2_plan_patch_body(&a->p)) == NULL)
         rc = job_fail(j, &(struct mm2_error){MM2_UNEXPECTED, "out of memory"});
     else if (job_info(j, "PATCH /connectors/%s/offsets: %zu partitions", a->p.connector, a->p.n),
              mm2_connect_patch_offsets(j->connect, a->p.connector, body, strlen(body), &err) !=
@@ -416,6 +411,20 @@ static int offsets(struct job *j, struct applied *a)
     }
     free(body);
     mm2_source_offsets_free(&o);
+    return rc;
+}
+
+/* The starts' facts checked again before anything changes (recheck); 0 or the exit code. */
+static int facts_hold(struct job *j, const struct applied *a)
+{
+    struct mm2_error err = {0};
+    struct mm2_refusals r = {0};
+    int rc = MM2_OK;
+
+    if (a->p.n > 0 && recheck(j, a, &r, &err) != MM2_OK)
+        rc = job_fail(j, &err);
+    else if (r.n > 0 || r.oom)
+        rc = job_refused(j, &r, "the connector was not touched: plan the update again");
     mm2_refusals_free(&r);
     return rc;
 }
@@ -459,6 +468,8 @@ static int apply_update(struct job *j, const char *path, const char *approve, lo
                  a.p.connector, j->cfg.path, path);
         goto out;
     }
+    if (rc == MM2_OK)
+        rc = facts_hold(j, &a);
     if (rc == MM2_OK && record_run(j, &a, &err) != MM2_OK) {
         rc = job_fail(j, &err);
         mm2_log_error(&j->log, "the connector was not touched: the approval must be on record "
