@@ -145,7 +145,7 @@ up() {
   # The rendered test overlay: the pods, the ServiceMonitor, the rules.
   timeout 60 kubectl kustomize "$here/overlay" >"$AL_DIR/overlay.yaml"
   timeout 60 kubectl kustomize "$root/k8s/base" >"$AL_DIR/base.yaml"
-  "$LPY" "$here/rules-from-kustomize.py" --same-as "$AL_DIR/base.yaml" <"$AL_DIR/overlay.yaml" >"$AL_DIR/rules.yaml"
+  "$LPY" "$here/rules-from-kustomize.py" --same-as "$AL_DIR/base.yaml" --settable mm2:replication_latency_threshold_ms <"$AL_DIR/overlay.yaml" >"$AL_DIR/rules.yaml"
   port=$("$LPY" "$here/prometheus-config.py" "$AL_DIR/overlay.yaml" "$AL_DIR" "$AL_DIR/rules.yaml" \
     "$AM_ADDR" "http://$HOOK_ADDR/alerts")
   printf '%s\n' "$port" >"$AL_DIR/metrics-port"

@@ -8,7 +8,9 @@ so promtool and a real Prometheus load exactly what kustomize renders.
 
 --same-as: also require that the rules differ from BASE's only in their
 `for`s, and that every `for` of BASE is shortened (a test overlay that scales
-the `for`s down and leaves every expression as it ships).
+the `for`s down and leaves every expression as it ships), except for the
+recording rules named by --settable: the operator's own constants, which an
+overlay may set to another vector(NUMBER).
 Exit codes: 0 written, 1 a check failed, 2 usage, 3 no PrometheusRule found.
 """
 import argparse
@@ -48,6 +50,7 @@ def seconds(d):
 def main():
     ap = argparse.ArgumentParser(prog=PROG)
     ap.add_argument("--same-as", metavar="BASE.yaml")
+    ap.add_argument("--settable", metavar="RECORD", action="append", default=[])
     a = ap.parse_args()
     groups = groups_of(sys.stdin, "stdin")
     if a.same_as:
@@ -62,6 +65,11 @@ def main():
                 name = br.get("alert") or br.get("record")
                 b2, r2 = copy.deepcopy(br), copy.deepcopy(r)
                 bf, rf = b2.pop("for", None), r2.pop("for", None)
+                if br.get("record") in a.settable:
+                    for x in (b2, r2):
+                        if not re.fullmatch(r"vector\([0-9]+(\.[0-9]+)?\)", str(x.get("expr", "")).strip()):
+                            fail(1, f"{name}: settable, but {x.get('expr')!r} is not vector(NUMBER)")
+                        x.pop("expr")
                 if b2 != r2:
                     fail(1, f"{name}: differs from the base beyond its for")
                 if bf is not None and (rf is None or seconds(rf) >= seconds(bf)):
