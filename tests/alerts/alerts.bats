@@ -6,8 +6,9 @@
 # as it found it (connector "al" RUNNING with 3 tasks on 3 workers). make test runs those
 # tagged short (make alerts-e2e-short): no false alarm, a task FAILED, the connector FAILED and
 # gone, a stall, the storm, the notification and the dashboard; the others (a connector without
-# tasks and tasks unassigned, the source login failing, a worker restarted three times, every
-# worker stopped) take minutes of restarts and waits.
+# tasks and tasks unassigned, the source login failing, the latency bound crossed, offset commits
+# refused, a rebalance that cannot end, a worker restarted three times, every worker stopped)
+# take minutes of restarts and waits.
 load prom
 
 # no_alerts: nothing pending, nothing firing.
@@ -204,6 +205,81 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   # The failures leave the alert's 2-minute window.
   wait_for 180 alert_absent MM2AuthenticationFailing || fail "MM2AuthenticationFailing still active: $(alerts)"
   run -0 rest_write DELETE 1 /connectors/al-auth
+}
+
+@test "a producer holding records back fires MM2ReplicationLatencyHigh against the operator's bound; the image's linger resolves it" {
+  # The bound as an operator's overlay sets it (tests/alerts/overlay: 5 s).
+  run -0 query_value 'mm2:replication_latency_threshold_ms'
+  assert_output 5000
+  # A connector whose producer holds each batch 20 s (linger.ms; batch.size large enough that no
+  # batch fills first; delivery.timeout.ms at least linger.ms plus request.timeout.ms, as the
+  # producer requires): each record reaches the target 0 to 20 s after its timestamp. It starts
+  # at the end of the source ("latest"): records from before would count as late too.
+  run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-lat 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"20000","producer.override.batch.size":"1048576","producer.override.delivery.timeout.ms":"120000"}')"
+  wait_for 60 connector_tasks_running al-lat 1 || fail "al-lat not RUNNING: $(rest GET 1 /connectors/al-lat/status)"
+  wait_for 150 alert_matches firing MM2ReplicationLatencyHigh severity=warning ||
+    fail "MM2ReplicationLatencyHigh not firing: $(alerts); p99: $(query 'mm2:replication_latency_ms:p99'); per partition: $(query 'kafka_connect_mirror_source_connector_replication_latency_ms_avg')"
+  p99=$(query_value 'mm2:replication_latency_ms:p99')
+  echo "# p99 of replication-latency-ms with a 20 s linger: $p99 ms" >&3
+  run -0 alerts
+  assert_output --partial '"summary":"Replication latency p99 is'
+  # The same connector with the image's producer settings: the latency falls under the bound
+  # once the 20 s batches leave the metric's window, and the alert resolves.
+  run -0 rest_write PUT 1 /connectors/al-lat/config "$("$HARNESS" connector-json al-lat 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest"}' | jq -c .config)"
+  wait_for 180 alert_absent MM2ReplicationLatencyHigh ||
+    fail "MM2ReplicationLatencyHigh still active: $(alerts); p99: $(query 'mm2:replication_latency_ms:p99')"
+  run -0 rest_write DELETE 1 /connectors/al-lat
+}
+
+@test "the workers losing Write on their offsets topic fire MM2OffsetCommitFailing while the tasks stay RUNNING; the grant back resolves it" {
+  wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks: $(rest GET 1 /connectors/al/status)"
+  # The workers' row of docs/acls.md, revoked as an administrator might by mistake.
+  line=$(grep -n '^| target | Write | Topic | {offsets topic} |' "$AL_ROOT/docs/acls.md" | cut -d: -f1)
+  [ -n "$line" ] || fail "docs/acls.md has no Write row on {offsets topic}"
+  regrant() { "$BED" kit grant --role workers --name "offsets topic=$BED_OFFSET_TOPIC" >/dev/null; }
+  run -0 "$BED" kit grant --role workers --name "offsets topic=$BED_OFFSET_TOPIC" --revoke-line "$line"
+  # Commits every offset.flush.interval.ms (10 s), each refused (TopicAuthorizationException).
+  wait_for 90 alert_matches firing MM2OffsetCommitFailing connector=al severity=warning ||
+    { regrant; fail "MM2OffsetCommitFailing not firing: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"; }
+  run -0 alerts
+  assert_output --partial '"summary":"Connector al: source offset commits fail'
+  # Nothing else says it: the tasks RUNNING, the records still copied.
+  run -0 connector_tasks_running al 3
+  run -0 regrant
+  # The next commits succeed; the ratio falls to 0 once the failures leave its window.
+  wait_for 180 alert_absent MM2OffsetCommitFailing ||
+    fail "MM2OffsetCommitFailing still active: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"
+}
+
+@test "a pod that joins the group with another config topic keeps it rebalancing and fires MM2RebalanceStuck; gone, the group settles and it resolves" {
+  wait_for 60 group_settled 5 || fail "the group did not settle: $(query 'kafka_connect_worker_rebalance_rebalancing')"
+  run -0 alert_absent MM2RebalanceStuck
+  # A rolling update whose ConfigMap names another config topic (the split the Connect docs
+  # warn about): the new pod joins the same group, is assigned work at the leader's config
+  # offset, cannot reach that offset in its own topic, and asks for another rebalance, forever
+  # (DistributedHerder: "Current config state offset ... does not match group assignment").
+  other=$BED_CONFIG_TOPIC-other
+  run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" "$other:1:compact"
+  run -0 "$BED" kit grant --role workers --name "config topic=$other"
+  run -0 "$HARNESS" worker 4 "CONNECT_CONFIG_STORAGE_TOPIC=$other"
+  run -0 "$HARNESS" targets 4
+  # Out of the targets first (file_sd rereads them every 5 s), so that no scrape of a
+  # stopped pod counts as a silent worker.
+  gone() {
+    "$HARNESS" targets 3 && sleep 6
+    timeout 60 podman rm -f -t 5 "$(bed_worker_name 4)" >/dev/null 2>&1
+  }
+  wait_for 180 alert_matches firing MM2RebalanceStuck severity=warning ||
+    { gone; fail "MM2RebalanceStuck not firing: $(alerts); rebalancing: $(query 'kafka_connect_worker_rebalance_rebalancing')"; }
+  # It is the new pod that cannot finish.
+  run -0 query_value "max(kafka_connect_worker_rebalance_rebalancing{instance=\"$(metrics_target 4)\"})"
+  assert_output 1
+  podman logs "$(bed_worker_name 4)" 2>&1 | grep -q 'does not match group assignment' ||
+    { gone; fail "worker 4 did not log the config offset mismatch"; }
+  run -0 gone
+  wait_for 120 alert_absent MM2RebalanceStuck || fail "MM2RebalanceStuck still active: $(alerts)"
+  wait_for 120 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks again: $(rest GET 1 /connectors/al/status)"
+  wait_for 60 alert_absent MM2WorkerNotScraped || fail "a target left behind: $(alerts)"
 }
 
 @test "a worker restarted three times fires MM2WorkerRestarts for that worker" {

@@ -6,7 +6,11 @@
 #
 #   harness.sh up       everything up, one connector replicating (removes leftovers first)
 #   harness.sh down     stop what up started (by recorded PID), keep the logs, remove the bed
-#   harness.sh targets  rewrite the scrape targets (file_sd) from where the pods run
+#   harness.sh targets [N]  rewrite the scrape targets (file_sd) from where the pods run
+#                       (workers 1..N, 3 unless told)
+#   harness.sh worker I [NAME=VALUE...]  start pod I (4..9: one more than the Deployment's
+#                       replicas, as a rolling update adds) as the rendered Deployment says,
+#                       with these environment values in place of its own
 #
 # Where the pods run is the `targets` function alone: the podman bed today
 # (each worker's static IP); on a real cluster, the Pod IPs of the Service's
@@ -40,10 +44,10 @@ die() { printf 'alerts-e2e: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 # targets PORT: the scrape targets, one per worker pod, labelled as
 # prometheus-operator labels a ServiceMonitor's targets.
 targets() {
-  local port=$1 i out=$AL_DIR/targets.json.new
+  local port=$1 n=${2:-$WORKERS} i out=$AL_DIR/targets.json.new
   {
     printf '['
-    for i in $(seq 1 "$WORKERS"); do
+    for i in $(seq 1 "$n"); do
       [ "$i" -gt 1 ] && printf ','
       printf '{"targets":["%s:%s"],"labels":{"namespace":"%s","pod":"%s","service":"mm2-connect","endpoint":"metrics"}}' \
         "$(bed_worker_ip "$i")" "$port" "$BED_NAME" "$(bed_worker_name "$i")"
@@ -114,6 +118,27 @@ connector_json() { # NAME TOPICS_REGEX [EXTRA_CONFIG_JSON]
     "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"} + $extra)}'
 }
 
+# pod_run I [NAME=VALUE...]: worker pod I as the rendered Deployment says (its
+# environment, Secret values, mounts, limits), each NAME=VALUE in place of its own.
+pod_run() {
+  local i=$1 a pod_args=() args=() kv
+  shift
+  umask 077
+  { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
+      '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
+      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets.json"
+  mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets.json")
+  rm -f "$AL_DIR/secrets.json"
+  umask 022
+  [ "${#pod_args[@]}" -gt 20 ] || die "podman_args gave ${#pod_args[@]} arguments"
+  pod_args+=(-v "$AL_DIR/connect-mm2.properties:/etc/mm2/connect-mm2.properties:ro")
+  for a in "${pod_args[@]}"; do args+=("${a//__POD_IP__/$(bed_worker_ip "$i")}"); done
+  # podman keeps the last -e of a name.
+  for kv in "$@"; do args+=(-e "$kv"); done
+  timeout 120 podman run -d --name "$(bed_worker_name "$i")" --hostname "$(bed_worker_name "$i")" \
+    --network "$BED_NET" --ip "$(bed_worker_ip "$i")" "${BED_HOSTS[@]}" "${args[@]}" "$IMAGE" >/dev/null
+}
+
 down() {
   # What the run ended with, for the record: each worker's exposition and
   # Prometheus's alerts (best effort: some may be gone).
@@ -130,7 +155,7 @@ down() {
 }
 
 up() {
-  local t0=$SECONDS port i args=() a pod_args
+  local t0=$SECONDS port i
   for t in kubectl promtool prometheus prometheus-alertmanager jq curl podman; do
     command -v "$t" >/dev/null || die "$t is not installed; run 'make deps'" 3
   done
@@ -156,14 +181,6 @@ up() {
   timeout 400 "$BED" up 0
   "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
   "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" "$TOPIC:4" "$FAIL_TOPIC:1"
-  umask 077
-  { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
-      '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
-      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets.json"
-  mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets.json")
-  rm -f "$AL_DIR/secrets.json"
-  umask 022
-  [ "${#pod_args[@]}" -gt 20 ] || die "podman_args gave ${#pod_args[@]} arguments"
   # The faults alerts.bats makes (a task that fails, a stalled producer) are producer overrides
   # of a connector, which the image's profile refuses (connector.client.config.override.policy
   # None, docker/mm2/README.md): this bed's workers alone run that profile with the policy All.
@@ -172,13 +189,7 @@ up() {
   grep -qx 'connector.client.config.override.policy=All' "$AL_DIR/connect-mm2.properties" ||
     die "docker/mm2/connect-mm2.properties no longer sets connector.client.config.override.policy=None"
   chmod 0644 "$AL_DIR/connect-mm2.properties"
-  pod_args+=(-v "$AL_DIR/connect-mm2.properties:/etc/mm2/connect-mm2.properties:ro")
-  for i in $(seq 1 "$WORKERS"); do
-    args=()
-    for a in "${pod_args[@]}"; do args+=("${a//__POD_IP__/$(bed_worker_ip "$i")}"); done
-    timeout 120 podman run -d --name "$(bed_worker_name "$i")" --hostname "$(bed_worker_name "$i")" \
-      --network "$BED_NET" --ip "$(bed_worker_ip "$i")" "${BED_HOSTS[@]}" "${args[@]}" "$IMAGE" >/dev/null
-  done
+  for i in $(seq 1 "$WORKERS"); do pod_run "$i"; done
 
   # Prometheus, Alertmanager and the receiver, while the workers start.
   targets "$port"
@@ -219,7 +230,13 @@ up() {
 case "${1:-}" in
   up) up ;;
   down) down ;;
-  targets) targets "$(cat "$AL_DIR/metrics-port")" ;;
+  targets) targets "$(cat "$AL_DIR/metrics-port")" "${2:-$WORKERS}" ;;
+  worker)
+    if [ $# -lt 2 ] || ! [[ $2 =~ ^[4-9]$ ]]; then
+      printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..9)\n' >&2
+      exit 2
+    fi
+    shift; pod_run "$@" ;;
   connector-json) shift; connector_json "$@" ;;
-  *) printf 'usage: harness.sh up | down | targets | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
+  *) printf 'usage: harness.sh up | down | targets [N] | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
 esac
