@@ -6,8 +6,8 @@
 #
 #   harness.sh up       everything up, one connector replicating (removes leftovers first)
 #   harness.sh down     stop what up started (by recorded PID), keep the logs, remove the bed
-#   harness.sh targets [N]  rewrite the scrape targets (file_sd) from where the pods run
-#                       (workers 1..N, 3 unless told)
+#   harness.sh targets [I...]  rewrite the scrape targets (file_sd) from where the pods run
+#                       (workers 1 2 3 unless told)
 #   harness.sh worker I [NAME=VALUE...]  start pod I (4..9: one more than the Deployment's
 #                       replicas, as a rolling update adds) as the rendered Deployment says,
 #                       with these environment values in place of its own
@@ -43,12 +43,15 @@ die() { printf 'alerts-e2e: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 # ---- where the pods run: the only part that changes on a real cluster -----------------------
 # targets PORT: the scrape targets, one per worker pod, labelled as
 # prometheus-operator labels a ServiceMonitor's targets.
-targets() {
-  local port=$1 n=${2:-$WORKERS} i out=$AL_DIR/targets.json.new
+targets() { # PORT [I...]
+  local port=$1 i sep='' out=$AL_DIR/targets.json.new
+  shift
+  [ $# -gt 0 ] || set -- $(seq 1 "$WORKERS")
   {
     printf '['
-    for i in $(seq 1 "$n"); do
-      [ "$i" -gt 1 ] && printf ','
+    for i in "$@"; do
+      printf '%s' "$sep"
+      sep=,
       printf '{"targets":["%s:%s"],"labels":{"namespace":"%s","pod":"%s","service":"mm2-connect","endpoint":"metrics"}}' \
         "$(bed_worker_ip "$i")" "$port" "$BED_NAME" "$(bed_worker_name "$i")"
     done
@@ -230,7 +233,7 @@ up() {
 case "${1:-}" in
   up) up ;;
   down) down ;;
-  targets) targets "$(cat "$AL_DIR/metrics-port")" "${2:-$WORKERS}" ;;
+  targets) shift; targets "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   worker)
     if [ $# -lt 2 ] || ! [[ $2 =~ ^[4-9]$ ]]; then
       printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..9)\n' >&2
@@ -238,5 +241,5 @@ case "${1:-}" in
     fi
     shift; pod_run "$@" ;;
   connector-json) shift; connector_json "$@" ;;
-  *) printf 'usage: harness.sh up | down | targets [N] | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
+  *) printf 'usage: harness.sh up | down | targets [I...] | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
 esac
