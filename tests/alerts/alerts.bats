@@ -293,7 +293,7 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 @test "a worker whose heap its producer's buffers fill fires MM2HeapAfterGCHigh for that worker; removed, it resolves" {
   # A Connect group of its own (another group.id and internal topics, granted as docs/acls.md
   # says) with one small worker: 64 MiB of heap, the size of a pod whose memory limit was set
-  # too low for its tasks.  Its connector's producer keeps one 28 MiB batch (batch.size) per
+  # too low for its tasks.  Its connector's producer keeps one 29 MiB batch (batch.size) per
   # partition for 30 s (linger.ms), and the producer's buffer pool keeps the buffer after each
   # send: held for good, in the old generation (a humongous region).  32 MiB was seen to fail
   # the task with OutOfMemoryError (MM2TaskFailed's case).
@@ -309,7 +309,7 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   }
   "$BED" worker-wait 5 180 >/dev/null || { gone; fail "worker 5 did not start"; }
   "$HARNESS" targets 1 2 3 5 || { gone; fail "the targets were not rewritten"; }
-  rest_write POST 5 /connectors "$("$HARNESS" connector-json al-heap 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"30000","producer.override.batch.size":"29360128","producer.override.buffer.memory":"67108864","producer.override.max.request.size":"33554432","producer.override.delivery.timeout.ms":"120000"}')" ||
+  rest_write POST 5 /connectors "$("$HARNESS" connector-json al-heap 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"30000","producer.override.batch.size":"30408704","producer.override.buffer.memory":"67108864","producer.override.max.request.size":"33554432","producer.override.delivery.timeout.ms":"120000"}')" ||
     { gone; fail "al-heap not created"; }
   target=$(metrics_target 5)
   wait_for 180 alert_matches firing MM2HeapAfterGCHigh instance="$target" severity=warning ||
