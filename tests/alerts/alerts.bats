@@ -292,16 +292,17 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 
 @test "a worker whose heap its producer's buffers fill fires MM2HeapAfterGCHigh for that worker; removed, it resolves" {
   # A Connect group of its own (another group.id and internal topics, granted as docs/acls.md
-  # says) with one small worker: 64 MiB of heap, the size of a pod whose memory limit was set
-  # too low for its tasks.  Its connector's producer keeps one 29 MiB batch (batch.size) per
+  # says) with one small worker: 128 MiB of heap, the size of a pod whose memory limit was set
+  # too low for its tasks.  Its connector's producer keeps one 92 MiB batch (batch.size) per
   # partition for 30 s (linger.ms), and the producer's buffer pool keeps the buffer after each
-  # send: held for good, in the old generation (a humongous region).  32 MiB was seen to fail
-  # the task with OutOfMemoryError (MM2TaskFailed's case).
+  # send: held for good, in the old generation (a humongous region).  At 64 MiB of heap, a
+  # 28 MiB buffer gave 87 % and 32 MiB failed the task with OutOfMemoryError (MM2TaskFailed's
+  # case): the larger heap leaves room on both sides.
   g=mm2kit-al-heap
   run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" "$g-configs:1:compact" "$g-offsets:5:compact" "$g-status:1:compact"
   run -0 "$BED" kit grant --role workers --name "worker group=$g" --name "config topic=$g-configs" \
     --name "offsets topic=$g-offsets" --name "status topic=$g-status" --name "target alias=target"
-  run -0 "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms64m -Xmx64m" "CONNECT_GROUP_ID=$g" \
+  run -0 "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms128m -Xmx128m" "CONNECT_GROUP_ID=$g" \
     "CONNECT_CONFIG_STORAGE_TOPIC=$g-configs" "CONNECT_OFFSET_STORAGE_TOPIC=$g-offsets" "CONNECT_STATUS_STORAGE_TOPIC=$g-status"
   gone() {
     "$HARNESS" targets 1 2 3 && sleep 6
@@ -309,7 +310,7 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   }
   "$BED" worker-wait 5 180 >/dev/null || { gone; fail "worker 5 did not start"; }
   "$HARNESS" targets 1 2 3 5 || { gone; fail "the targets were not rewritten"; }
-  rest_write POST 5 /connectors "$("$HARNESS" connector-json al-heap 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"30000","producer.override.batch.size":"30408704","producer.override.buffer.memory":"67108864","producer.override.max.request.size":"33554432","producer.override.delivery.timeout.ms":"120000"}')" ||
+  rest_write POST 5 /connectors "$("$HARNESS" connector-json al-heap 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"30000","producer.override.batch.size":"96468992","producer.override.buffer.memory":"134217728","producer.override.max.request.size":"104857600","producer.override.delivery.timeout.ms":"120000"}')" ||
     { gone; fail "al-heap not created"; }
   target=$(metrics_target 5)
   wait_for 180 alert_matches firing MM2HeapAfterGCHigh instance="$target" severity=warning ||
