@@ -535,7 +535,9 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
     /* Reads of at most [flink] tail.partitions, one after the other: the clients' own memory
      * grows with the partitions assigned (about 9 KiB each, beside the records' cap), and
      * their CPU faster (docs/ARCHITECTURE.md §4.4); one read of 50,000 took 48 s and passed
-     * 512 MiB. */
+     * 512 MiB. Between reads every handle goes (mm2_kafka_release), the two every call uses
+     * included: a handle keeps the state of each partition it ever read, so keeping them grew
+     * export by some 15 MiB a read of 10,000 (bench/README.md, "memory"). */
     for (size_t at = 0; st == MM2_OK && at < m; at += chunk) {
         size_t n = m - at < chunk ? m - at : chunk;
         struct mm2_tail_stats cs = {0};
@@ -545,8 +547,8 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
         stats_add(&stats, &cs);
         if (st == MM2_OK && m > chunk) {
             job_info(j, "boundary: %zu of %zu partitions read", at + n, m);
-            mm2_kafka_readers_release(j->source); /* hold one read's partitions, not all */
-            mm2_kafka_readers_release(j->target);
+            mm2_kafka_release(j->source); /* hold one read's partitions, not all */
+            mm2_kafka_release(j->target);
         }
     }
     if (st == MM2_OK)
