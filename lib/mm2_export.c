@@ -145,7 +145,6 @@ enum mm2_status mm2_export_write(const struct mm2_export *ex, const char *path,
 {
     struct mm2_artifact_out *o = malloc(sizeof(*o));
     struct mm2_pj b = {.root = cJSON_CreateObject()};
-    const cJSON *m;
     enum mm2_status st;
 
     digest[0] = '\0';
@@ -156,9 +155,13 @@ enum mm2_status mm2_export_write(const struct mm2_export *ex, const char *path,
     }
     st = mm2_artifact_out_open(o, "export", path, err);
     if (st == MM2_OK) {
+        const cJSON *m;
         header_json(&b, ex);
         o->js.bad = o->js.bad || b.oom;
-        cJSON_ArrayForEach(m, b.root) mm2_json_stream_member(&o->js, m->string, m);
+        cJSON_ArrayForEach(m, b.root)
+        {
+            mm2_json_stream_member(&o->js, m->string, m);
+        }
         mm2_json_stream_array(&o->js, "topics");
         for (size_t i = 0; i < ex->ntopics && !o->js.bad; i++)
             element_out(o, ex, false, i);
