@@ -119,7 +119,7 @@ static int serve(long topics, long parts, int fd)
                     return 1;
                 }
     }
-    if (rd_kafka_flush(w, 300000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+    if (rd_kafka_flush(w, 1200000) != RD_KAFKA_RESP_ERR_NO_ERROR)
         return 1;
     b = rd_kafka_mock_cluster_bootstraps(mc);
     if (write(fd, b, strlen(b)) != (ssize_t)strlen(b))
