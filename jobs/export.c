@@ -537,7 +537,7 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
      * their CPU faster (docs/ARCHITECTURE.md §4.4); one read of 50,000 took 48 s and passed
      * 512 MiB. Between reads every handle goes (mm2_kafka_release), the two every call uses
      * included: a handle keeps the state of each partition it ever read, so keeping them grew
-     * export by some 15 MiB a read of 10,000 (bench/README.md, "memory"). */
+     * export by 16 to 29 MiB a read of 10,000 (bench/README.md, issue 37 §5). */
     for (size_t at = 0; st == MM2_OK && at < m; at += chunk) {
         size_t n = m - at < chunk ? m - at : chunk;
         struct mm2_tail_stats cs = {0};
