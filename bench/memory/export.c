@@ -278,6 +278,10 @@ static int boundary(struct mm2_kafka *src, struct mm2_kafka *tgt, struct mm2_exp
         ex->parts[i].boundary = res[i];
         ex->parts[i].boundary_read = true;
         rc = res[i].cls == MM2_BND_ALIGNED ? 0 : -1;
+        if (rc != 0)
+            fprintf(stderr, "bench/memory: %s-%d classified %s (%s), not aligned\n",
+                    ex->parts[i].topic, (int)ex->parts[i].partition, mm2_bnd_class_name(res[i].cls),
+                    res[i].why);
     }
     free(tp);
     free(res);
