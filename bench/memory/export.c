@@ -63,6 +63,8 @@ static rd_kafka_t *producer(const char *bootstrap)
     if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, err,
                                                 sizeof(err)) != RD_KAFKA_CONF_OK) ||
         rd_kafka_conf_set(conf, "linger.ms", "5", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
+        /* no record dropped after 300 s in the queue (a loaded machine seeding 300,000) */
+        rd_kafka_conf_set(conf, "message.timeout.ms", "0", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
         rd_kafka_conf_set(conf, "log_level", "0", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
         rd_kafka_conf_set(conf, "enable.metrics.push", "false", err, sizeof(err)) !=
             RD_KAFKA_CONF_OK) {
