@@ -535,7 +535,9 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
     /* Reads of at most [flink] tail.partitions, one after the other: the clients' own memory
      * grows with the partitions assigned (about 9 KiB each, beside the records' cap), and
      * their CPU faster (docs/ARCHITECTURE.md §4.4); one read of 50,000 took 48 s and passed
-     * 512 MiB. */
+     * 512 MiB. Between reads every handle goes (mm2_kafka_release), the two every call uses
+     * included: a handle keeps the state of each partition it ever read, so keeping them grew
+     * export by 16 to 29 MiB a read of 10,000 (bench/README.md, issue 37 §5). */
     for (size_t at = 0; st == MM2_OK && at < m; at += chunk) {
         size_t n = m - at < chunk ? m - at : chunk;
         struct mm2_tail_stats cs = {0};
@@ -545,8 +547,8 @@ static enum mm2_status prove_boundary(struct ctx *x, int r, struct mm2_error *er
         stats_add(&stats, &cs);
         if (st == MM2_OK && m > chunk) {
             job_info(j, "boundary: %zu of %zu partitions read", at + n, m);
-            mm2_kafka_readers_release(j->source); /* hold one read's partitions, not all */
-            mm2_kafka_readers_release(j->target);
+            mm2_kafka_release(j->source); /* hold one read's partitions, not all */
+            mm2_kafka_release(j->target);
         }
     }
     if (st == MM2_OK)
@@ -626,13 +628,14 @@ static int identify(struct ctx *x)
     return MM2_OK;
 }
 
-/* Writes the export to out_path, says what it holds and prints its digest. */
+/* Writes the export to out_path, says what it holds and prints its digest. The artifact is
+ * streamed (mm2_export_write): its whole tree would take about 110 bytes a JSON value, 160 MB
+ * at 50,000 partitions, above what the Job's 256 MiB leaves beside the clients. */
 static int write_export(struct ctx *x, const char *out_path)
 {
     struct mm2_export *ex = &x->ex;
     struct mm2_error err = {0};
     char digest[MM2_DIGEST_TEXT_LEN + 1];
-    cJSON *tree = NULL;
     size_t moved = 0, none = 0;
 
     for (size_t i = 0; i < ex->nparts; i++) {
@@ -641,21 +644,16 @@ static int write_export(struct ctx *x, const char *out_path)
         none += p->committed[1] == MM2_OFFSET_NONE;
     }
     job_utc_now(ex->created, sizeof(ex->created));
-    if (mm2_export_to_json(ex, &tree, &err) != MM2_OK ||
-        mm2_artifact_write("export", out_path, tree, digest, &err) != MM2_OK) {
-        cJSON_Delete(tree);
+    if (mm2_export_write(ex, out_path, digest, &err) != MM2_OK)
         return job_fail(x->j, &err);
-    }
     job_info(x->j,
              "wrote %s: %zu partitions, %zu without a committed offset, %zu that moved between "
              "reads",
              out_path, ex->nparts, none, moved);
-    if (job_trail_artifact(x->j, tree, out_path, digest, &err) != MM2_OK) {
-        cJSON_Delete(tree);
+    if (job_trail_file(x->j, MM2_KIND_EXPORT, out_path, digest, &err) != MM2_OK) {
         job_trail_unrecorded(x->j, &err, out_path);
         return job_fail(x->j, &err);
     }
-    cJSON_Delete(tree);
     printf("%s\n", digest);
     return MM2_OK;
 }

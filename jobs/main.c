@@ -107,6 +107,7 @@ int main(int argc, char **argv)
     char names[160];
     int rc;
 
+    mm2_kafka_arenas(); /* before any thread: librdkafka's threads would each keep an arena */
     memset(&j, 0, sizeof(j));
     mm2_log_init(&j.log, PROG, stderr, MM2_LOG_INFO);
     if (argc < 2)

@@ -179,6 +179,22 @@ enum mm2_status job_trail_artifact(struct job *j, const cJSON *tree, const char 
     return st;
 }
 
+enum mm2_status job_trail_file(struct job *j, const char *kind, const char *file, const char *seal,
+                               struct mm2_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    enum mm2_status st;
+
+    if (!j->cfg_loaded || !j->cfg.trail_enabled)
+        return job_trail_put(j, j->cmd, "", file, "", 0, seal, err);
+    st = mm2_file_read("artifact", file, (size_t)MM2_ARTIFACT_MAX, &text, &len, err);
+    if (st == MM2_OK)
+        st = job_trail_put(j, j->cmd, kind, file, text, len, seal, err);
+    free(text);
+    return st;
+}
+
 void job_trail_unrecorded(const struct job *j, struct mm2_error *err, const char *file)
 {
     char msg[sizeof(err->msg)];

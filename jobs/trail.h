@@ -38,6 +38,11 @@ enum mm2_status job_trail_put(struct job *j, const char *step, const char *kind,
 enum mm2_status job_trail_artifact(struct job *j, const cJSON *tree, const char *file,
                                    const char *seal, struct mm2_error *err);
 
+/* The same for a sealed artifact of kind written as a file in pieces (mm2_artifact_out): its
+ * bytes read back from file, which are the pretty text job_trail_artifact records. */
+enum mm2_status job_trail_file(struct job *j, const char *kind, const char *file, const char *seal,
+                               struct mm2_error *err);
+
 /* The key of this run's migration ([connector]'s name and [flink] group.id), malloc'd; NULL when
  * out of memory. */
 char *job_trail_key(const struct job *j);

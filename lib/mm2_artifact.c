@@ -1,6 +1,7 @@
 /* mm2_artifact: sealed JSON artifacts (see mm2_artifact.h). */
 #include "mm2_artifact.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,4 +182,104 @@ enum mm2_status mm2_artifact_read(const char *what, const char *path, const char
         return mm2_error_prefix(err, "%s", path);
     }
     return MM2_OK;
+}
+
+/* ---- an artifact written in pieces ------------------------------------------------------- */
+
+static int out_put(void *arg, const char *pretty, size_t plen, const char *compact, size_t clen)
+{
+    struct mm2_artifact_out *o = arg;
+
+    o->bytes += plen;
+    if (mm2_file_out_put(&o->file, pretty, plen) != 0)
+        return -1;
+    if (o->sealed) /* the digest member and what follows it are not digested */
+        return 0;
+    return mm2_digest_update(&o->md, compact, clen);
+}
+
+enum mm2_status mm2_artifact_out_open(struct mm2_artifact_out *o, const char *what,
+                                      const char *path, struct mm2_error *err)
+{
+    enum mm2_status st;
+
+    memset(o, 0, sizeof(*o));
+    o->what = what;
+    o->path = path;
+    o->js.put = out_put;
+    o->js.arg = o;
+    st = mm2_file_out_open(what, path, &o->file, err);
+    if (st != MM2_OK)
+        return st;
+    o->open = true;
+    if (mm2_digest_begin(&o->md) != 0) {
+        mm2_artifact_out_abort(o);
+        return mm2_error_set(err, MM2_UNEXPECTED, "SHA-256 failed (OpenSSL)");
+    }
+    mm2_json_stream_begin(&o->js);
+    return MM2_OK;
+}
+
+void mm2_artifact_out_abort(struct mm2_artifact_out *o)
+{
+    if (!o->open)
+        return;
+    mm2_file_out_abort(&o->file);
+    mm2_digest_abort(&o->md);
+    o->open = false;
+}
+
+/* The digest of what was streamed: its compact text closed by the root's '}'. */
+static enum mm2_status out_seal(struct mm2_artifact_out *o, char digest[MM2_DIGEST_TEXT_LEN + 1],
+                                struct mm2_error *err)
+{
+    cJSON *d;
+
+    if (o->js.bad || o->js.in_array)
+        return o->file.err != 0
+                   ? mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", o->what, o->path,
+                                   strerror(o->file.err))
+                   : mm2_error_set(err, MM2_UNEXPECTED,
+                                   "cannot print the %s: out of memory or a number that is not "
+                                   "an exact integer",
+                                   o->what);
+    o->sealed = true;
+    if (mm2_digest_update(&o->md, "}", 1) != 0 || mm2_digest_end(&o->md, digest) != 0)
+        return mm2_error_set(err, MM2_UNEXPECTED, "SHA-256 failed (OpenSSL)");
+    d = cJSON_CreateString(digest);
+    if (d == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    mm2_json_stream_member(&o->js, "digest", d);
+    cJSON_Delete(d);
+    mm2_json_stream_end(&o->js);
+    if (o->js.bad)
+        return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", o->what, o->path,
+                             strerror(o->file.err != 0 ? o->file.err : EIO));
+    return MM2_OK;
+}
+
+enum mm2_status mm2_artifact_out_close(struct mm2_artifact_out *o,
+                                       char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err)
+{
+    enum mm2_status st;
+
+    digest[0] = '\0';
+    if (!o->open)
+        return mm2_error_set(err, MM2_UNEXPECTED, "the %s was not opened", o->what);
+    st = out_seal(o, digest, err);
+    /* What mm2-offsets writes, it must read back: never an artifact above the readers' caps. */
+    if (st == MM2_OK && (o->bytes > (size_t)MM2_ARTIFACT_MAX || o->js.values > MM2_JSON_VALUES_MAX))
+        st = mm2_error_set(err, MM2_CONFIG,
+                           "the %s would be %zu bytes holding %zu JSON values, above the caps "
+                           "of %ld and %ld (" MM2_LIMITS_WHY
+                           "); narrow the connector's topics and migrate them in parts",
+                           o->what, o->bytes, o->js.values, MM2_ARTIFACT_MAX, MM2_JSON_VALUES_MAX);
+    if (st != MM2_OK) {
+        digest[0] = '\0';
+        mm2_artifact_out_abort(o);
+        return st;
+    }
+    o->open = false;
+    mm2_digest_abort(&o->md);
+    return mm2_file_out_commit(o->what, o->path, &o->file, err);
 }

@@ -14,6 +14,8 @@
 
 #include "mm2_digest.h"
 #include "mm2_err.h"
+#include "mm2_file.h"
+#include "mm2_json.h"
 #include "mm2_limits.h"
 
 #define MM2_KIND_EXPORT "mm2kit.export/v1"
@@ -39,6 +41,27 @@ enum mm2_status mm2_artifact_seal(cJSON *tree, char digest[MM2_DIGEST_TEXT_LEN +
  * since what mm2-offsets writes it must read back. */
 enum mm2_status mm2_artifact_write(const char *what, const char *path, cJSON *tree,
                                    char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
+
+/* An artifact too large to hold as one tree (an export of 50,000 partitions: about 110 bytes a
+ * JSON value, 1.45 million values), written in pieces: open, then the root's members in order
+ * through o->js (mm2_json_stream_member, _array, _element, _array_end; never "digest"), then
+ * close. The file holds what mm2_artifact_write writes of the whole tree, byte for byte, and its
+ * digest is the same: close appends "digest" last, taken over the compact text streamed, checks
+ * the readers' caps (the same refusal as mm2_artifact_write) and only then renames the file into
+ * place; on any failure nothing is left at path. abort, after open, removes what was written. */
+struct mm2_artifact_out {
+    struct mm2_json_stream js;
+    struct mm2_file_out file;
+    struct mm2_digest_ctx md;
+    const char *what, *path;
+    size_t bytes; /* of the pretty text */
+    bool open, sealed;
+};
+enum mm2_status mm2_artifact_out_open(struct mm2_artifact_out *o, const char *what,
+                                      const char *path, struct mm2_error *err);
+enum mm2_status mm2_artifact_out_close(struct mm2_artifact_out *o,
+                                       char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
+void mm2_artifact_out_abort(struct mm2_artifact_out *o);
 
 /* The pretty text of a sealed tree (malloc'd), for stdout. NULL when out of memory. */
 char *mm2_artifact_text(const cJSON *tree);

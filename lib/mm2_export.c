@@ -36,73 +36,145 @@ void mm2_export_free(struct mm2_export *ex)
     memset(ex, 0, sizeof(*ex));
 }
 
+/* The root's members before "topics", into b.root. */
+static void header_json(struct mm2_pj *b, const struct mm2_export *ex)
+{
+    cJSON *o;
+
+    mm2_pj_str(b, b->root, "kind", MM2_KIND_EXPORT);
+    mm2_pj_str(b, b->root, "tool", "mm2-offsets " MM2KIT_VERSION);
+    mm2_pj_str(b, b->root, "created", ex->created);
+    mm2_pj_str(b, b->root, "source_cluster_id", ex->source_cluster);
+    mm2_pj_str(b, b->root, "target_cluster_id", ex->target_cluster);
+    o = mm2_pj_obj(b, b->root, "connect");
+    mm2_pj_str(b, o, "version", ex->connect_version);
+    mm2_pj_str(b, o, "kafka_cluster_id", ex->connect_cluster);
+    o = mm2_pj_obj(b, b->root, "connector");
+    mm2_pj_str(b, o, "name", ex->connector);
+    mm2_pj_str(b, o, "source_alias", ex->alias);
+    mm2_pj_str(b, o, "config_digest", ex->config_digest);
+    mm2_pj_copy(b, o, "config", ex->config_view);
+    o = mm2_pj_obj(b, b->root, "flink");
+    mm2_pj_str(b, o, "group_id", ex->group);
+    mm2_pj_str(b, o, "group_state", ex->group_state);
+    mm2_pj_int(b, o, "group_members", ex->group_members);
+    mm2_pj_str(b, o, "stopped_by", ex->flink_method);
+    mm2_pj_str(b, o, "job_state", ex->flink_job_state);
+    mm2_pj_int(b, o, "checkpoint_interval_ms", ex->checkpoint_interval_ms);
+    mm2_pj_int(b, b->root, "stable_wait_ms", ex->stable_wait_ms);
+}
+
+/* One element of "topics", appended to arr. */
+static void topic_json(struct mm2_pj *b, cJSON *arr, const struct mm2_xtopic *t)
+{
+    cJSON *e = mm2_pj_item(b, arr);
+
+    if (e == NULL)
+        return;
+    mm2_pj_str(b, e, "name", t->name);
+    mm2_pj_int(b, e, "partitions", t->partitions);
+    mm2_pj_bool(b, e, "replicated", t->replicated);
+    if (t->replicated) {
+        mm2_pj_str(b, e, "target", t->target);
+        mm2_pj_int_or_null(b, e, "target_partitions", t->target_partitions,
+                           t->target_partitions < 0);
+        mm2_pj_str(b, e, "flink_target", t->flink_target);
+        mm2_pj_bool(b, e, "compacted", t->compacted);
+        mm2_pj_copy(b, e, "target_configs", t->target_configs);
+    }
+}
+
+/* One element of "partitions", appended to arr. */
+static void part_json(struct mm2_pj *b, cJSON *arr, const struct mm2_xpart *p)
+{
+    cJSON *e = mm2_pj_item(b, arr);
+
+    if (e == NULL)
+        return;
+    mm2_pj_str(b, e, "topic", p->topic);
+    mm2_pj_int(b, e, "partition", p->partition);
+    mm2_pj_pair(b, e, "committed", p->committed, MM2_OFFSET_NONE);
+    mm2_pj_pair(b, e, "log_start", p->log_start, MM2_OFFSET_NONE);
+    mm2_pj_pair(b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
+    mm2_pj_pair(b, e, "target_hw", p->target_hw, -1);
+    mm2_pj_pair(b, e, "target_lso", p->target_lso, -1);
+    if (p->boundary_read)
+        mm2_bnd_json_to(b, e, "boundary", &p->boundary);
+}
+
 enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err)
 {
     struct mm2_pj b = {.root = cJSON_CreateObject()};
-    cJSON *o, *arr;
+    cJSON *arr;
 
     *out = NULL;
-    mm2_pj_str(&b, b.root, "kind", MM2_KIND_EXPORT);
-    mm2_pj_str(&b, b.root, "tool", "mm2-offsets " MM2KIT_VERSION);
-    mm2_pj_str(&b, b.root, "created", ex->created);
-    mm2_pj_str(&b, b.root, "source_cluster_id", ex->source_cluster);
-    mm2_pj_str(&b, b.root, "target_cluster_id", ex->target_cluster);
-    o = mm2_pj_obj(&b, b.root, "connect");
-    mm2_pj_str(&b, o, "version", ex->connect_version);
-    mm2_pj_str(&b, o, "kafka_cluster_id", ex->connect_cluster);
-    o = mm2_pj_obj(&b, b.root, "connector");
-    mm2_pj_str(&b, o, "name", ex->connector);
-    mm2_pj_str(&b, o, "source_alias", ex->alias);
-    mm2_pj_str(&b, o, "config_digest", ex->config_digest);
-    mm2_pj_copy(&b, o, "config", ex->config_view);
-    o = mm2_pj_obj(&b, b.root, "flink");
-    mm2_pj_str(&b, o, "group_id", ex->group);
-    mm2_pj_str(&b, o, "group_state", ex->group_state);
-    mm2_pj_int(&b, o, "group_members", ex->group_members);
-    mm2_pj_str(&b, o, "stopped_by", ex->flink_method);
-    mm2_pj_str(&b, o, "job_state", ex->flink_job_state);
-    mm2_pj_int(&b, o, "checkpoint_interval_ms", ex->checkpoint_interval_ms);
-    mm2_pj_int(&b, b.root, "stable_wait_ms", ex->stable_wait_ms);
+    header_json(&b, ex);
     arr = mm2_pj_arr(&b, b.root, "topics");
-    for (size_t i = 0; i < ex->ntopics && arr != NULL; i++) {
-        const struct mm2_xtopic *t = &ex->topics[i];
-        cJSON *e = mm2_pj_item(&b, arr);
-        if (e == NULL)
-            break;
-        mm2_pj_str(&b, e, "name", t->name);
-        mm2_pj_int(&b, e, "partitions", t->partitions);
-        mm2_pj_bool(&b, e, "replicated", t->replicated);
-        if (t->replicated) {
-            mm2_pj_str(&b, e, "target", t->target);
-            mm2_pj_int_or_null(&b, e, "target_partitions", t->target_partitions,
-                               t->target_partitions < 0);
-            mm2_pj_str(&b, e, "flink_target", t->flink_target);
-            mm2_pj_bool(&b, e, "compacted", t->compacted);
-            mm2_pj_copy(&b, e, "target_configs", t->target_configs);
-        }
-    }
+    for (size_t i = 0; i < ex->ntopics && arr != NULL && !b.oom; i++)
+        topic_json(&b, arr, &ex->topics[i]);
     arr = mm2_pj_arr(&b, b.root, "partitions");
-    for (size_t i = 0; i < ex->nparts && arr != NULL; i++) {
-        const struct mm2_xpart *p = &ex->parts[i];
-        cJSON *e = mm2_pj_item(&b, arr);
-        if (e == NULL)
-            break;
-        mm2_pj_str(&b, e, "topic", p->topic);
-        mm2_pj_int(&b, e, "partition", p->partition);
-        mm2_pj_pair(&b, e, "committed", p->committed, MM2_OFFSET_NONE);
-        mm2_pj_pair(&b, e, "log_start", p->log_start, MM2_OFFSET_NONE);
-        mm2_pj_pair(&b, e, "log_end", p->log_end, MM2_OFFSET_NONE);
-        mm2_pj_pair(&b, e, "target_hw", p->target_hw, -1);
-        mm2_pj_pair(&b, e, "target_lso", p->target_lso, -1);
-        if (p->boundary_read)
-            mm2_bnd_json_to(&b, e, "boundary", &p->boundary);
-    }
+    for (size_t i = 0; i < ex->nparts && arr != NULL && !b.oom; i++)
+        part_json(&b, arr, &ex->parts[i]);
     if (b.oom || b.root == NULL) {
         cJSON_Delete(b.root);
         return mm2_error_set(err, MM2_UNEXPECTED, "out of memory, or an offset above 2^53");
     }
     *out = b.root;
     return MM2_OK;
+}
+
+/* Element i of "topics" (part false) or "partitions" (part true) streamed into o. */
+static void element_out(struct mm2_artifact_out *o, const struct mm2_export *ex, bool part,
+                        size_t i)
+{
+    struct mm2_pj b = {.root = cJSON_CreateArray()};
+
+    if (b.root != NULL && part)
+        part_json(&b, b.root, &ex->parts[i]);
+    else if (b.root != NULL)
+        topic_json(&b, b.root, &ex->topics[i]);
+    if (b.oom || b.root == NULL)
+        o->js.bad = true;
+    else
+        mm2_json_stream_element(&o->js, b.root->child);
+    cJSON_Delete(b.root);
+}
+
+enum mm2_status mm2_export_write(const struct mm2_export *ex, const char *path,
+                                 char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err)
+{
+    struct mm2_artifact_out *o = malloc(sizeof(*o));
+    struct mm2_pj b = {.root = cJSON_CreateObject()};
+    enum mm2_status st;
+
+    digest[0] = '\0';
+    if (o == NULL || b.root == NULL) {
+        free(o);
+        cJSON_Delete(b.root);
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory");
+    }
+    st = mm2_artifact_out_open(o, "export", path, err);
+    if (st == MM2_OK) {
+        const cJSON *m;
+        header_json(&b, ex);
+        o->js.bad = o->js.bad || b.oom;
+        cJSON_ArrayForEach(m, b.root)
+        {
+            mm2_json_stream_member(&o->js, m->string, m);
+        }
+        mm2_json_stream_array(&o->js, "topics");
+        for (size_t i = 0; i < ex->ntopics && !o->js.bad; i++)
+            element_out(o, ex, false, i);
+        mm2_json_stream_array_end(&o->js);
+        mm2_json_stream_array(&o->js, "partitions");
+        for (size_t i = 0; i < ex->nparts && !o->js.bad; i++)
+            element_out(o, ex, true, i);
+        mm2_json_stream_array_end(&o->js);
+        st = mm2_artifact_out_close(o, digest, err);
+    }
+    cJSON_Delete(b.root);
+    free(o);
+    return st;
 }
 
 const struct mm2_xtopic *mm2_export_topic(const struct mm2_xtopic *v, size_t n, const char *name)

@@ -89,6 +89,12 @@ struct mm2_export {
 };
 
 enum mm2_status mm2_export_to_json(const struct mm2_export *ex, cJSON **out, struct mm2_error *err);
+/* Writes the export to path as mm2_export_to_json then mm2_artifact_write would, the same bytes
+ * and digest, without the whole tree: each topic and partition is a small tree printed and freed
+ * in turn (mm2_artifact_out), so the memory it takes does not grow with the partitions. The
+ * refusals are mm2_artifact_write's (the caps: MM2_CONFIG, nothing written). */
+enum mm2_status mm2_export_write(const struct mm2_export *ex, const char *path,
+                                 char digest[MM2_DIGEST_TEXT_LEN + 1], struct mm2_error *err);
 enum mm2_status mm2_export_from_json(const cJSON *root, struct mm2_export *out,
                                      struct mm2_error *err);
 void mm2_export_free(struct mm2_export *ex);

@@ -127,54 +127,109 @@ static int sync_dir(const char *path)
     return rc;
 }
 
-enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
-                               struct mm2_error *err)
+enum mm2_status mm2_file_out_open(const char *what, const char *path, struct mm2_file_out *o,
+                                  struct mm2_error *err)
 {
-    char tmp[4096];
-    size_t off = 0;
-    int fd, n, e;
+    int n = snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path);
 
-    n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
-    if (n < 0 || (size_t)n >= sizeof(tmp))
+    o->fd = -1;
+    o->err = 0;
+    o->used = 0;
+    if (n < 0 || (size_t)n >= sizeof(o->tmp))
         return mm2_error_set(err, MM2_CONFIG, "%s file path is too long: %.200s...", what, path);
     /* mkstemp: O_EXCL with a random name, never a link someone left in the way. */
-    fd = mkstemp(tmp);
-    if (fd < 0)
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0)
         return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path,
                              strerror(errno));
-    if (fchmod(fd, 0644) != 0)
-        goto fail;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
+    if (fchmod(o->fd, 0644) != 0)
+        o->err = errno;
+    return MM2_OK;
+}
+
+/* The buffer's bytes to the file; 0, or -1 with o->err set. */
+static int out_flush(struct mm2_file_out *o)
+{
+    size_t off = 0;
+
+    while (o->err == 0 && off < o->used) {
+        ssize_t w = write(o->fd, o->buf + off, o->used - off);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            goto fail;
-        }
-        off += (size_t)w;
+        if (w <= 0)
+            o->err = w == 0 ? EIO : errno;
+        else
+            off += (size_t)w;
     }
+    o->used = 0;
+    return o->err == 0 ? 0 : -1;
+}
+
+int mm2_file_out_put(struct mm2_file_out *o, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while (o->err == 0 && len > 0) {
+        size_t n = sizeof(o->buf) - o->used < len ? sizeof(o->buf) - o->used : len;
+        memcpy(o->buf + o->used, p, n);
+        o->used += n;
+        p += n;
+        len -= n;
+        if (o->used == sizeof(o->buf))
+            (void)out_flush(o);
+    }
+    return o->err == 0 ? 0 : -1;
+}
+
+void mm2_file_out_abort(struct mm2_file_out *o)
+{
+    if (o->fd < 0)
+        return;
+    close(o->fd);
+    unlink(o->tmp);
+    o->fd = -1;
+}
+
+enum mm2_status mm2_file_out_commit(const char *what, const char *path, struct mm2_file_out *o,
+                                    struct mm2_error *err)
+{
+    int e;
+
     /* The artifact is the audit record of a cutover: it must be on disk before we go on. */
-    if (fsync(fd) != 0)
+    if (out_flush(o) != 0 || fsync(o->fd) != 0)
         goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0)
+    e = close(o->fd);
+    o->fd = -1;
+    if (e != 0 || rename(o->tmp, path) != 0)
         goto fail;
     if (sync_dir(path) != 0)
         return mm2_error_set(err, MM2_CONFIG, "cannot sync the directory of %s file %s: %s", what,
                              path, strerror(errno));
     return MM2_OK;
 fail:
-    e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
+    e = o->err != 0 ? o->err : errno;
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+    unlink(o->tmp);
     return mm2_error_set(err, MM2_CONFIG, "cannot write %s file %s: %s", what, path, strerror(e));
+}
+
+enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
+                               struct mm2_error *err)
+{
+    struct mm2_file_out *o = malloc(sizeof(*o));
+    enum mm2_status st;
+
+    if (o == NULL)
+        return mm2_error_set(err, MM2_UNEXPECTED, "out of memory writing %s file %s", what, path);
+    st = mm2_file_out_open(what, path, o, err);
+    if (st == MM2_OK) {
+        (void)mm2_file_out_put(o, data, len);
+        st = mm2_file_out_commit(what, path, o, err);
+    }
+    free(o);
+    return st;
 }
 
 char *mm2_file_beside(const char *path, const char *file)

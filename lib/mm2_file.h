@@ -25,6 +25,24 @@ enum mm2_status mm2_file_read(const char *what, const char *path, size_t max, ch
 enum mm2_status mm2_file_write(const char *what, const char *path, const char *data, size_t len,
                                struct mm2_error *err);
 
+/* The same written in pieces, for an artifact too large to hold whole (mm2_artifact_out):
+ * open makes the temporary file; put buffers and writes (0, or -1 once a write failed: the error
+ * is kept for commit, and later puts do nothing); commit flushes, fsyncs and renames it into place
+ * (MM2_CONFIG naming the first error); abort removes it. commit and abort each close it once. */
+struct mm2_file_out {
+    int fd;
+    int err; /* the first write error (an errno), or 0 */
+    size_t used;
+    char buf[65536];
+    char tmp[4096];
+};
+enum mm2_status mm2_file_out_open(const char *what, const char *path, struct mm2_file_out *o,
+                                  struct mm2_error *err);
+int mm2_file_out_put(struct mm2_file_out *o, const void *data, size_t len);
+enum mm2_status mm2_file_out_commit(const char *what, const char *path, struct mm2_file_out *o,
+                                    struct mm2_error *err);
+void mm2_file_out_abort(struct mm2_file_out *o);
+
 /* file as seen from the directory of path (an INI naming its connector JSON or a CA): file
  * itself when absolute or when path has no directory, else that directory + "/" + file.
  * malloc'd; NULL when out of memory. */

@@ -274,6 +274,125 @@ char *mm2_json_print_without(const cJSON *item, const char *skip, bool pretty)
     return b.p;
 }
 
+/* ---- the printer, in pieces ------------------------------------------------------------- */
+
+/* Both forms of one piece: the pretty one at its level, the compact one for the digest. */
+static void stream_emit(struct mm2_json_stream *s, struct sb *pretty, struct sb *compact)
+{
+    if (pretty->bad || compact->bad)
+        s->bad = true;
+    else if (s->put(s->arg, pretty->p, pretty->len, compact->p, compact->len) != 0)
+        s->bad = true;
+    free(pretty->p);
+    free(compact->p);
+}
+
+/* The separator and key of the root's next member into both forms. */
+static void stream_key(struct mm2_json_stream *s, struct sb *pretty, struct sb *compact,
+                       const char *key)
+{
+    if (s->members > 0) {
+        sb_puts(pretty, ",");
+        sb_puts(compact, ",");
+    }
+    s->members++;
+    indent(pretty, 1);
+    put_string(pretty, key);
+    sb_puts(pretty, ": ");
+    put_string(compact, key);
+    sb_puts(compact, ":");
+}
+
+void mm2_json_stream_begin(struct mm2_json_stream *s)
+{
+    s->bad = s->bad || s->put(s->arg, "{", 1, "{", 1) != 0;
+    s->values = 1;
+}
+
+void mm2_json_stream_member(struct mm2_json_stream *s, const char *key, const cJSON *item)
+{
+    struct sb pretty = {0}, compact = {0};
+
+    if (s->bad || s->in_array || item == NULL) {
+        s->bad = true;
+        return;
+    }
+    stream_key(s, &pretty, &compact, key);
+    put_item(&pretty, item, true, 1, NULL);
+    put_item(&compact, item, false, 0, NULL);
+    s->values += mm2_json_nodes(item);
+    stream_emit(s, &pretty, &compact);
+}
+
+void mm2_json_stream_array(struct mm2_json_stream *s, const char *key)
+{
+    struct sb pretty = {0}, compact = {0};
+
+    if (s->bad || s->in_array) {
+        s->bad = true;
+        return;
+    }
+    stream_key(s, &pretty, &compact, key);
+    sb_puts(&pretty, "[");
+    sb_puts(&compact, "[");
+    s->in_array = true;
+    s->elements = 0;
+    s->values++;
+    stream_emit(s, &pretty, &compact);
+}
+
+void mm2_json_stream_element(struct mm2_json_stream *s, const cJSON *item)
+{
+    struct sb pretty = {0}, compact = {0};
+
+    /* Only objects: an array holding one is never printed on one line (flat), so each element
+     * goes on a line of its own whatever the others are. */
+    if (s->bad || !s->in_array || !cJSON_IsObject(item)) {
+        s->bad = true;
+        return;
+    }
+    if (s->elements++ > 0) {
+        sb_puts(&pretty, ",");
+        sb_puts(&compact, ",");
+    }
+    indent(&pretty, 2);
+    put_item(&pretty, item, true, 2, NULL);
+    put_item(&compact, item, false, 0, NULL);
+    s->values += mm2_json_nodes(item);
+    stream_emit(s, &pretty, &compact);
+}
+
+void mm2_json_stream_array_end(struct mm2_json_stream *s)
+{
+    struct sb pretty = {0}, compact = {0};
+
+    if (s->bad || !s->in_array) {
+        s->bad = true;
+        return;
+    }
+    if (s->elements > 0)
+        indent(&pretty, 1);
+    sb_puts(&pretty, "]");
+    sb_puts(&compact, "]");
+    s->in_array = false;
+    stream_emit(s, &pretty, &compact);
+}
+
+void mm2_json_stream_end(struct mm2_json_stream *s)
+{
+    struct sb pretty = {0}, compact = {0};
+
+    if (s->bad || s->in_array) {
+        s->bad = true;
+        return;
+    }
+    if (s->members > 0)
+        sb_puts(&pretty, "\n");
+    sb_puts(&pretty, "}\n");
+    sb_puts(&compact, "}");
+    stream_emit(s, &pretty, &compact);
+}
+
 /* ---- readers ---------------------------------------------------------------------------- */
 
 static const char *type_names(int mask, char *buf, size_t len)

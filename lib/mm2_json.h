@@ -56,6 +56,32 @@ char *mm2_json_print(const cJSON *item, bool pretty);
  * inside keep theirs): the text an artifact's digest is taken over, without copying the tree. */
 char *mm2_json_print_without(const cJSON *item, const char *skip, bool pretty);
 
+/* An object printed member by member, each member or array element a small tree printed by
+ * mm2_json_print and given to put in both forms: the pretty text at its place in the whole and
+ * the compact one. Joined, they are what mm2_json_print prints of the whole tree, pretty and
+ * compact, as long as the root holds a member that is an object (the artifacts' roots all do:
+ * the root is always printed over several lines) and every streamed array holds only objects.
+ * So an artifact of any size is written and digested without its whole tree in memory.
+ *
+ * Usage: begin; then members (member, or array + elements + array_end) in order; then end.
+ * Nothing fails loudly: out of memory, a number that is not an exact integer, a call out of
+ * order or a put returning non-zero sets bad, and every later call does nothing. values counts
+ * the values printed (mm2_json_nodes of the whole). */
+struct mm2_json_stream {
+    int (*put)(void *arg, const char *pretty, size_t plen, const char *compact, size_t clen);
+    void *arg;
+    size_t values;
+    size_t members, elements;
+    bool in_array;
+    bool bad;
+};
+void mm2_json_stream_begin(struct mm2_json_stream *s);
+void mm2_json_stream_member(struct mm2_json_stream *s, const char *key, const cJSON *item);
+void mm2_json_stream_array(struct mm2_json_stream *s, const char *key);
+void mm2_json_stream_element(struct mm2_json_stream *s, const cJSON *item);
+void mm2_json_stream_array_end(struct mm2_json_stream *s);
+void mm2_json_stream_end(struct mm2_json_stream *s);
+
 /* A cJSON number for v, or NULL when |v| > MM2_JSON_INT_MAX or out of memory. */
 cJSON *mm2_json_int(int64_t v);
 

@@ -9,6 +9,9 @@
 #include "mm2_secret.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,6 +376,19 @@ enum mm2_status mm2_kafka_new(const char *role, const struct mm2_kv *props, size
     }
     *out = k;
     return MM2_OK;
+}
+
+void mm2_kafka_release(struct mm2_kafka *k)
+{
+    if (k != NULL)
+        mm2_kafka_handle_destroy_all(k);
+}
+
+void mm2_kafka_arenas(void)
+{
+#ifdef __GLIBC__
+    (void)mallopt(M_ARENA_MAX, MM2_KAFKA_ARENAS);
+#endif
 }
 
 void mm2_kafka_free(struct mm2_kafka *k)

@@ -135,6 +135,23 @@ bool mm2_kafka_tls_hopeless(int err, const char *reason);
  * counted. Never fails; a NULL k is ignored. */
 void mm2_kafka_readers_release(struct mm2_kafka *k);
 
+/* Every handle of k destroyed, the two that every call uses and the producer included, each made
+ * again on its next use (its connections, login and metadata anew, a few requests). A handle
+ * keeps the state of every partition of every topic it has read (about 4 KiB each in
+ * librdkafka, its toppars and their queues) until it is destroyed: export's boundary read in
+ * turns releases them all between turns, so that a turn's partitions are given back before the
+ * next turn reads its own (bench/README.md, issue 37 §5). Requests stay counted. Never fails; a
+ * NULL k is ignored. */
+void mm2_kafka_release(struct mm2_kafka *k);
+
+/* Limits glibc's malloc to MM2_KAFKA_ARENAS arenas for the whole process; call once, first,
+ * before any thread starts. Each thread that allocates gets an arena of its own up to 8 per core
+ * by default, and an arena keeps what its thread freed: librdkafka's threads (a few per handle,
+ * up to 16 reader handles a client) left export at 50,000 partitions 48 MiB above what it
+ * held (bench/README.md, issue 37 §5). Does nothing with another C library. */
+#define MM2_KAFKA_ARENAS 2
+void mm2_kafka_arenas(void);
+
 /* Requests this client has sent to brokers so far (for the benchmark's round-trip counts),
  * summed over its handles: each request is counted once, when fully written to its socket, by an
  * on_request_sent interceptor. That is the event librdkafka's per-broker "tx" statistic counts

@@ -12,7 +12,10 @@
 #   scripts/librdkafka.sh --version   print the pinned version
 #   scripts/librdkafka.sh --fetch     only fetch and check the tarball; print its path
 # Env: MM2KIT_CACHE (default /var/cache/mm2kit); LIBRDKAFKA_URL, another place to fetch the
-# same tarball from (it is checked against the same sha256); LIBRDKAFKA_JOBS (default 2).
+# same tarball from (it is checked against the same sha256); LIBRDKAFKA_JOBS (default 2);
+# LIBRDKAFKA_VERSION, for benchmarks only (bench/listoffsets), another release Debian's archive
+# serves, each pinned below by the sha256 of Debian's Sources index: 2.14.2 (Debian's newest,
+# 2026-12-06). mm2-offsets itself always links the default.
 #
 # Only what mm2-offsets needs is built: the C library (no C++ library, examples or tests), with
 # SSL (OpenSSL), SASL PLAIN and SCRAM (builtin with SSL), and gzip, snappy, lz4 (the system's
@@ -22,8 +25,12 @@
 # Exit codes: 0 built (or already built), 4 the tarball could not be had or did not build.
 set -euo pipefail
 
-version=2.8.0
-sha256=5bd1c46f63265f31c6bfcedcde78703f77d28238eadf23821c2b43fc30be3e25
+version=${LIBRDKAFKA_VERSION:-2.8.0}
+case "$version" in
+  2.8.0) sha256=5bd1c46f63265f31c6bfcedcde78703f77d28238eadf23821c2b43fc30be3e25 ;;
+  2.14.2) sha256=4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33 ;;
+  *) printf 'librdkafka: error: LIBRDKAFKA_VERSION %s is not pinned here (2.8.0 or 2.14.2)\n' "$version" >&2; exit 2 ;;
+esac
 tarball=librdkafka_$version.orig.tar.gz
 url=${LIBRDKAFKA_URL:-http://deb.debian.org/debian/pool/main/libr/librdkafka/$tarball}
 configure_flags=(--enable-ssl --enable-zstd --enable-zlib --enable-lz4-ext --disable-gssapi
@@ -89,7 +96,7 @@ printf '%s: building %s into %s (about 2 minutes on 2 cores; log: %s)\n' "$prog"
 start=$(date +%s)
 {
   tar -xzf "$src" -C "$work" --no-same-owner &&
-    cd "$work/librdkafka-$version" &&
+    cd "$work"/*/ &&
     ./configure --prefix="$prefix" "${configure_flags[@]}" &&
     make -C src -j"${LIBRDKAFKA_JOBS:-2}" &&
     make -C src install DESTDIR="$work/root"

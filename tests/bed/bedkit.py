@@ -168,6 +168,9 @@ def grant(names, roles=None, timeout=30, revoke=False, only_line=None):
         bootstrap = os.environ.get("BEDKIT_SOURCE" if cluster == "source" else "BEDKIT_TARGET")
         if not bootstrap:
             fail(2, f"BEDKIT_SOURCE and BEDKIT_TARGET must name the clusters (bed.sh kit sets them)")
+        # Two names may give the same row's binding (a cluster-wide row, for each name):
+        # create_acls refuses a list with a binding twice.
+        bindings = list(dict.fromkeys(bindings))
         admin = AdminClient(conf(bootstrap))
         if revoke:
             futs = admin.delete_acls([AclBindingFilter(b.restype, b.name, b.resource_pattern_type, b.principal,

@@ -226,6 +226,33 @@ static void test_read_many_readers_released_and_made_again(void **state)
     f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
 }
 
+/* Released whole between reads (export's turns), every handle is gone, the client's own two
+ * included, and the next read makes what it needs again, its requests counted on top. */
+static void test_read_many_every_handle_released_and_made_again(void **state)
+{
+    struct fixture *f = *state;
+    long before;
+
+    f->k->per_reader = 7;
+    read_every_range(f);
+    assert_non_null(f->k->h[0].rk);
+    assert_non_null(f->k->extra[0][4].rk);
+    before = mm2_kafka_requests(f->k);
+    mm2_kafka_release(f->k);
+    assert_null(f->k->h[0].rk);
+    assert_null(f->k->h[1].rk);
+    for (size_t j = 0; j < MM2_KAFKA_HANDLE_READERS - 1; j++)
+        assert_null(f->k->extra[0][j].rk);
+    assert_true(mm2_kafka_requests(f->k) >= before);
+    before = mm2_kafka_requests(f->k);
+    read_every_range(f);
+    assert_non_null(f->k->h[0].rk);
+    assert_non_null(f->k->extra[0][4].rk);
+    assert_true(mm2_kafka_requests(f->k) > before);
+    mm2_kafka_release(NULL);
+    f->k->per_reader = MM2_KAFKA_HANDLE_PER_READER;
+}
+
 /* One handle's failure is the read's: a range past its partition's end (t[39] holds 78
  * records) on the last of 6 handles ends the read with its message, the others' ranges read or
  * not. */
@@ -414,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_a_later_read_lifts_the_pause),
         cmocka_unit_test(test_read_many_spreads_the_ranges_over_handles),
         cmocka_unit_test(test_read_many_readers_released_and_made_again),
+        cmocka_unit_test(test_read_many_every_handle_released_and_made_again),
         cmocka_unit_test(test_read_many_spread_fails_with_the_failing_handle),
         cmocka_unit_test(test_read_many_goes_on_when_the_private_group_is_refused),
         cmocka_unit_test(test_record_cost_counts_slots_and_allocations),
