@@ -5,8 +5,10 @@
 # watches the namespace's pods as a ServiceAccount that may only list and watch them, and a
 # real Prometheus (Debian's, as in make alerts-e2e) scrapes it with honor_labels, as
 # kube-prometheus does, and the workers' exporters as the ServiceMonitor asks (the Service's
-# endpoints, port metrics), every 2 s, evaluating the rules of tests/alerts/overlay (the
-# shipped rules with shorter fors, rendered and checked by tests/alerts/rules-from-kustomize.py).
+# endpoints, port metrics; Debian's build has no Kubernetes discovery, so the test writes its
+# file_sd targets from the EndpointSlices after each pod change), every 2 s, evaluating the
+# rules of tests/alerts/overlay (the shipped rules with shorter fors, rendered and checked by
+# tests/alerts/rules-from-kustomize.py).
 # Every assertion is on Prometheus's own API.  teardown_file stops both by their recorded PIDs,
 # also after a failure, before 90_host.bats compares the host; a test that fails half way
 # undoes its fault in teardown, so the files after it find 3 Ready workers.
@@ -58,6 +60,23 @@ has_new_pod() { [ -n "$(new_pods "$1")" ]; }
 firing_pods() {
   alerts | jq -r --arg n "$1" '[.[] | select(.labels.alertname == $n and .state == "firing") | .labels.pod] | sort | join(" ")'
 }
+
+# targets: the workers' scrape targets (file_sd), as the ServiceMonitor's endpoint discovery
+# finds them: every endpoint of the mm2-connect Service, Ready or not, on the port named
+# metrics, labelled with the namespace and pod as prometheus-operator labels them.
+# Prometheus reads the file again as soon as it changes.
+targets() {
+  local j
+  j=$(kc get endpointslices -l kubernetes.io/service-name=mm2-connect -o json) || return 1
+  jq -c --arg ns "$NS" '[.items[] | (.ports[] | select(.name == "metrics") | .port) as $port
+    | .endpoints[] | select(.targetRef.kind == "Pod")
+    | {targets: ["\(.addresses[0]):\($port)"],
+       labels: {namespace: $ns, pod: .targetRef.name, service: "mm2-connect", endpoint: "metrics"}}]' \
+    <<<"$j" >"$A/targets.json.new" || return 1
+  mv "$A/targets.json.new" "$A/targets.json"
+}
+# targets_have POD: the targets, written anew, include POD.
+targets_have() { targets && jq -e --arg p "$1" 'any(.[]; .labels.pod == $p)' "$A/targets.json"; }
 
 # ---- the two processes, stopped by recorded PID ----------------------------------------------
 # NAME PID START: the PID's start time (/proc/PID/stat field 22), so that a PID reused after
@@ -115,8 +134,7 @@ setup_file() {
     --settable mm2:replication_latency_threshold_ms <"$A/overlay.yaml" >"$A/rules.yaml"
 
   # kube-state-metrics' ServiceAccount may list and watch pods (its in-cluster ClusterRole,
-  # cut to the one resource and namespace it watches here); Prometheus's, what endpointslice
-  # discovery reads.
+  # cut to the one resource and namespace it watches here).
   kc apply --server-side --field-manager=mm2kit-e2e -f - >"$A/rbac.log" <<EOF
 apiVersion: v1
 kind: ServiceAccount
@@ -133,47 +151,22 @@ kind: RoleBinding
 metadata: {name: mm2kit-e2e-ksm}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: mm2kit-e2e-ksm}
 subjects: [{kind: ServiceAccount, name: mm2kit-e2e-ksm, namespace: $NS}]
----
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: mm2kit-e2e-prometheus}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: mm2kit-e2e-prometheus}
-rules:
-  - {apiGroups: [""], resources: [pods, services], verbs: [list, watch]}
-  - {apiGroups: [discovery.k8s.io], resources: [endpointslices], verbs: [list, watch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: mm2kit-e2e-prometheus}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: mm2kit-e2e-prometheus}
-subjects: [{kind: ServiceAccount, name: mm2kit-e2e-prometheus, namespace: $NS}]
 EOF
   kubeconfig mm2kit-e2e-ksm
-  kubeconfig mm2kit-e2e-prometheus
+  targets
 
   # kube-state-metrics' target carries the labels prometheus-operator would give it (its own
   # pod's): with honor_labels the series keep the worker pods' namespace and pod.  The
-  # workers' job is the ServiceMonitor's: the Service's endpoints, port metrics, every one
-  # of them, Ready or not (a pod that never served is a target that is down).
+  # workers' job reads the targets above.
   jq -n --arg rules "$A/rules.yaml" --arg ksm "$KSM_ADDR" --arg kns "$KSM_NS" --arg kpod "$KSM_POD" \
-    --arg kcfg "$A/mm2kit-e2e-prometheus.kubeconfig" --arg ns "$NS" '{
+    --arg targets "$A/targets.json" '{
     global: {scrape_interval: "2s", evaluation_interval: "2s"},
     rule_files: [$rules],
     scrape_configs: [
       {job_name: "kube-state-metrics", honor_labels: true,
        static_configs: [{targets: [$ksm], labels: {namespace: $kns, pod: $kpod}}]},
       {job_name: "mm2-connect", metrics_path: "/metrics",
-       kubernetes_sd_configs: [{role: "endpointslice", kubeconfig_file: $kcfg, namespaces: {names: [$ns]}}],
-       relabel_configs: [
-         {source_labels: ["__meta_kubernetes_service_name", "__meta_kubernetes_endpointslice_port_name"],
-          regex: "mm2-connect;metrics", action: "keep"},
-         {source_labels: ["__meta_kubernetes_namespace"], target_label: "namespace"},
-         {source_labels: ["__meta_kubernetes_pod_name"], target_label: "pod"},
-         {source_labels: ["__meta_kubernetes_service_name"], target_label: "service"},
-         {target_label: "endpoint", replacement: "metrics"}]}]}' >"$A/prometheus.yml"
+       file_sd_configs: [{files: [$targets], refresh_interval: "5s"}]}]}' >"$A/prometheus.yml"
   promtool check config "$A/prometheus.yml" >"$A/promtool-config.log" 2>&1 ||
     { cat "$A/promtool-config.log" >&2; return 1; }
 
@@ -195,8 +188,7 @@ teardown_file() {
   # What Prometheus saw last, for the record; then both processes, whatever happened.
   curl -sf -m 5 "$PROM/api/v1/alerts" >"$A/alerts-at-end.json" 2>/dev/null || true
   stop_started
-  kc delete serviceaccount,role,rolebinding mm2kit-e2e-ksm mm2kit-e2e-prometheus --ignore-not-found \
-    >/dev/null 2>&1 || true
+  kc delete serviceaccount,role,rolebinding mm2kit-e2e-ksm --ignore-not-found >/dev/null 2>&1 || true
   rm -f "$A"/*.token
 }
 
@@ -249,6 +241,8 @@ teardown() {
   await 60 "the rolling update's new pod" has_new_pod "$old"
   bad=$(new_pods "$old")
   [ "$(wc -l <<<"$bad")" = 1 ] || fail "not one new pod: $bad"
+  # An endpoint of the Service, not Ready: a target of the workers' job, like any other.
+  await 60 "$bad among the Service's endpoints" targets_have "$bad"
   await 150 "MM2WorkerRestartLoop firing for $bad" alert_matches firing MM2WorkerRestartLoop namespace="$NS" pod="$bad" severity=critical
   n=$(restarts "$bad")
   # For that pod only, after more than 2 restarts by the kubelet's own count.
@@ -278,6 +272,7 @@ teardown() {
   await 60 "pod $bad gone" pod_gone "$bad"
   run -0 all_ready 3
   assert_equal "$(worker_pods | sort | tr '\n' ' ')" "$old"
+  run -0 targets
   run -0 kc get deployment mm2-connect -o json
   run -0 jq -r '.spec.template.spec.containers[0].env[].name' <<<"$output"
   refute_line CONNECT_GROUP_ID
@@ -321,6 +316,7 @@ teardown() {
   await 240 "3 workers Ready" all_ready 3
   run -0 worker_pods
   refute_line "$p"
+  run -0 targets
 }
 
 # bats test_tags=long
