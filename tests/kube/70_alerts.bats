@@ -68,8 +68,8 @@ firing_pods() {
 targets() {
   local j
   j=$(kc get endpointslices -l kubernetes.io/service-name=mm2-connect -o json) || return 1
-  jq -c --arg ns "$NS" '[.items[] | (.ports[] | select(.name == "metrics") | .port) as $port
-    | .endpoints[] | select(.targetRef.kind == "Pod")
+  jq -c --arg ns "$NS" '[.items[] | ((.ports // [])[] | select(.name == "metrics") | .port) as $port
+    | (.endpoints // [])[] | select(.targetRef.kind == "Pod")
     | {targets: ["\(.addresses[0]):\($port)"],
        labels: {namespace: $ns, pod: .targetRef.name, service: "mm2-connect", endpoint: "metrics"}}]' \
     <<<"$j" >"$A/targets.json.new" || return 1
