@@ -56,6 +56,12 @@ pod_gone() { local o; o=$(kc get pod "$1" --ignore-not-found -o name) && [ -z "$
 # new_pods OLD: the worker pods, not being deleted, that are not among OLD (names, one a line).
 new_pods() { worker_pods | grep -vxF -f <(tr ' ' '\n' <<<"$1" | sed '/^$/d') || true; }
 has_new_pod() { [ -n "$(new_pods "$1")" ]; }
+# ksm_value METRIC POD: METRIC of POD as kube-state-metrics exports it now (its own /metrics),
+# in whole seconds.
+ksm_value() {
+  curl -sf -m 10 "http://$KSM_ADDR/metrics" |
+    awk -v m="$1{" -v p="pod=\"$2\"" 'index($0, m) == 1 && index($0, p) { printf "%d\n", $NF }'
+}
 # firing_pods ALERT: the pods ALERT fires for, sorted, space-separated.
 firing_pods() {
   alerts | jq -r --arg n "$1" '[.[] | select(.labels.alertname == $n and .state == "firing") | .labels.pod] | sort | join(" ")'
@@ -290,21 +296,24 @@ teardown() {
   run -0 kc delete pod "$p" --grace-period=5 --wait=false
   t1=$(date +%s)
   # The API server's deletionTimestamp is the delete's time plus the grace (to the second),
-  # and kube-state-metrics exports exactly it.
+  # and kube-state-metrics exports exactly it (read at once, while the JVM still stops).
   run -0 kc get pod "$p" -o jsonpath='{.metadata.deletionTimestamp} {.metadata.deletionGracePeriodSeconds}'
   dts=$(date -d "${output% *}" +%s)
   assert_equal "${output#* }" 5
   [ "$dts" -ge $((t0 + 5 - 1)) ] && [ "$dts" -le $((t1 + 5)) ] ||
     fail "deletionTimestamp $dts is not the delete ($t0..$t1) plus 5 s"
+  k=$(ksm_value kube_pod_deletion_timestamp "$p")
+  echo "delete $t0..$t1 deletionTimestamp $dts kube-state-metrics $k" >>"$A/termination.log"
+  assert_equal "$k" "$dts"
+  [ $((k - t0 - 5)) -ge -3 ] && [ $((k - t1 - 5)) -le 3 ] || fail "kube_pod_deletion_timestamp $k is not the delete ($t0..$t1) + 5 s (±3)"
   await 30 "kube_pod_deletion_timestamp of $p in Prometheus" has_value "kube_pod_deletion_timestamp{namespace=\"$NS\",pod=\"$p\"}"
-  v=$(query_value "kube_pod_deletion_timestamp{namespace=\"$NS\",pod=\"$p\"}")
-  assert_equal "${v%.*}" "$dts"
-  [ $((v - t0 - 5)) -ge -3 ] && [ $((v - t1 - 5)) -le 3 ] || fail "kube_pod_deletion_timestamp $v is not the delete ($t0..$t1) + 5 s (±3)"
   # Not before a minute past the grace; then firing, for that pod only.
   await 120 "MM2WorkerTerminationOverdue firing for $p" alert_matches firing MM2WorkerTerminationOverdue namespace="$NS" pod="$p" severity=warning
   run -0 firing_pods MM2WorkerTerminationOverdue
   assert_output "$p"
   active=$(date -d "$(alerts | jq -r '.[] | select(.labels.alertname == "MM2WorkerTerminationOverdue") | .activeAt')" +%s)
+  query "kube_pod_deletion_timestamp{namespace=\"$NS\",pod=\"$p\"}[3m]" >>"$A/termination.log"
+  echo "pending at $active; $(kc get pod "$p" -o jsonpath='{.metadata.deletionTimestamp} {.metadata.deletionGracePeriodSeconds}')" >>"$A/termination.log"
   [ "$active" -gt $((dts + 60)) ] || fail "pending at $active, not more than 60 s after deletionTimestamp $dts"
   # Still listed, its finalizer the only thing left: its container has stopped.
   run -0 kc get pod "$p" -o jsonpath='{.metadata.finalizers} {.status.containerStatuses[0].state.terminated.reason}'
