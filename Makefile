@@ -232,7 +232,7 @@ e2e-churn: image $(B)/tests/connect-patch
 kube-e2e: image
 	$(Q)tests/run-bats tests/kube
 # make test's: all of that but the tests tagged long (70_alerts.bats' pod held past its grace
-# and JVM killed at its grace's end: about 5 minutes of waiting on the kubelet's clocks).
+# and JVM killed at its grace's end: 3.5 to 4 minutes of waiting on the kubelet's clocks).
 kube-e2e-short: image
 	$(Q)tests/run-bats --filter-tags '!long' tests/kube
 
