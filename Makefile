@@ -231,8 +231,8 @@ e2e-churn: image $(B)/tests/connect-patch
 # test takes it all down and compares the host with what it was before.
 kube-e2e: image
 	$(Q)tests/run-bats tests/kube
-# make test's: all of that but the tests tagged long (70_alerts.bats' pod held past its grace
-# and JVM killed at its grace's end: 3.5 to 4 minutes of waiting on the kubelet's clocks).
+# make test's: all of that but the tests tagged long (all of 70_alerts.bats: building
+# kube-state-metrics cold, about 3.5 minutes, and 4.5 minutes of faults on the kubelet's clocks).
 kube-e2e-short: image
 	$(Q)tests/run-bats --filter-tags '!long' tests/kube
 

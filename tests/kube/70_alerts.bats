@@ -12,9 +12,12 @@
 # Every assertion is on Prometheus's own API.  teardown_file stops both by their recorded PIDs,
 # also after a failure, before 90_host.bats compares the host; a test that fails half way
 # undoes its fault in teardown, so the files after it find 3 Ready workers.
-# The tests tagged long (the termination overdue: more than a minute past a grace by
-# definition; the kill at the grace's end: a minute of liveness failures and the 60 s grace)
-# run in make kube-e2e, not in make test (make kube-e2e-short).
+# Every test here is tagged long: they run in make kube-e2e, not in make test (make
+# kube-e2e-short), whose alerts are make alerts-e2e-short's on the podman bed.  Building
+# kube-state-metrics (about 3.5 minutes cold) and the restart loop (a minute warm) would put a
+# fresh machine's make test at its 45-minute budget; the termination overdue waits more than a
+# minute past a grace by definition, the kill at the grace's end a minute of liveness failures
+# and the 60 s grace.
 # shellcheck disable=SC2154 # output and stderr are set by bats' run; PROM by ../alerts/prom
 load helpers
 AL_PROM_ADDR=${KUBE_AL_PROM_ADDR:-127.0.0.1:39190}
@@ -232,6 +235,7 @@ teardown() {
   fi
 }
 
+# bats test_tags=long
 @test "kube-state-metrics sees the worker pods as a ServiceAccount that may only list and watch them; Prometheus keeps their namespace and pod (honor_labels)" {
   ksmk=(--kubeconfig "$A/mm2kit-e2e-ksm.kubeconfig")
   run -0 timeout 30 "$KUBE_BIN/kubectl" "${ksmk[@]}" auth can-i watch pods -n "$NS"
@@ -252,6 +256,7 @@ teardown() {
   done
 }
 
+# bats test_tags=long
 @test "MM2WorkerRestartLoop: a rolling update whose pod mm2-entrypoint refuses fires for that pod, counted by the kubelet though never scraped; undone, it resolves and the 3 workers stay" {
   run -0 all_ready 3
   old=$(worker_pods | sort | tr '\n' ' ')
