@@ -188,7 +188,7 @@ start_zk_broker() { # name ip
     admin.enableServer=false maxClientCnxns=0 >"$BED_DIR/$name.zk.properties"
   chmod 0644 "$BED_DIR/$name.properties" "$BED_DIR/$name.zk.properties"
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
-    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 \
+    --user 10001:10001 --read-only --tmpfs "/tmp:rw,size=$BED_BROKER_TMPFS,mode=1777" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -v "$BED_DIR/$name.zk.properties:/etc/bed/zookeeper.properties:ro" \
@@ -239,7 +239,7 @@ start_broker() { # name ip [image [node controller-ip cluster-id]]
     done
   fi
   podman run -d --name "$name" --hostname "$name" --network "$BED_NET" --ip "$ip" \
-    --user 10001:10001 --read-only --tmpfs /tmp:rw,size=2g,mode=1777 "${data[@]}" \
+    --user 10001:10001 --read-only --tmpfs "/tmp:rw,size=$BED_BROKER_TMPFS,mode=1777" "${data[@]}" \
     --cap-drop ALL --security-opt no-new-privileges --memory "$BED_BROKER_MEMORY" \
     -v "$BED_DIR/$name.properties:/etc/bed/server.properties:ro" \
     -e KAFKA_HEAP_OPTS="-Xmx$BED_BROKER_HEAP -Xms$BED_BROKER_HEAP" \

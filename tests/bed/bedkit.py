@@ -1167,15 +1167,19 @@ def cmd_acl_add(a):
 def cmd_watch(a):
     """Polls the sum of a topic's log ends every --interval s until it reaches --count: prints
     JSON with the epoch ms of the start, of the first poll that saw a record and of the one
-    that saw them all, and the count at the first sight (for a rate without the start-up)."""
+    that saw them all, and the count at the first sight (for a rate without the start-up);
+    --trace: every poll's epoch ms and count too."""
     c = Consumer(conf(a.bootstrap, **{"group.id": f"bedkit-w-{os.getpid()}"}))
     parts = topic_partitions(c, [a.topic], a.timeout)
     t0 = time.time()
     deadline = time.monotonic() + a.timeout
     first = first_n = None
+    trace = []
     while True:
         n = sum(c.get_watermark_offsets(TopicPartition(*tp), timeout=10, cached=False)[1] for tp in parts)
         now = time.time()
+        if a.trace:
+            trace.append([int(now * 1000), n])
         if n > 0 and first is None:
             first, first_n = now, n
         if n >= a.count:
@@ -1185,8 +1189,11 @@ def cmd_watch(a):
             fail(4, f"watch {a.topic}: {n} of {a.count} records after {a.timeout}s")
         time.sleep(a.interval)
     c.close()
-    print(json.dumps({"start_ms": int(t0 * 1000), "first_ms": int(first * 1000), "first_count": first_n,
-                      "done_ms": int(now * 1000), "count": n}))
+    out = {"start_ms": int(t0 * 1000), "first_ms": int(first * 1000), "first_count": first_n,
+           "done_ms": int(now * 1000), "count": n}
+    if a.trace:
+        out["trace"] = trace
+    print(json.dumps(out))
     return 0
 
 
@@ -1275,6 +1282,7 @@ def main():
     wa = sub.add_parser("watch"); wa.add_argument("--bootstrap", required=True)
     wa.add_argument("--topic", required=True); wa.add_argument("--count", type=int, required=True)
     wa.add_argument("--interval", type=float, default=0.1); wa.add_argument("--timeout", type=float, default=600)
+    wa.add_argument("--trace", action="store_true", help="also every poll's [epoch ms, count] (bench/replication)")
     a = ap.parse_args()
     return {"wait": cmd_wait, "create-topics": cmd_create_topics, "alter-config": cmd_alter_config, "produce": cmd_produce,
             "dump": cmd_dump, "compare": cmd_compare,
