@@ -19,7 +19,11 @@ worker() {
     "$root/docker/mm2/$profile" >"$W/$profile"
   grep -qx 'connector.client.config.override.policy=All' "$W/$profile" || die "docker/mm2/$profile no longer sets the policy None"
   chmod 0644 "$W/$profile"
-  if ! BED_SECURITY=$PROF timeout 120 "$BED" worker-start "$1" -v "$W/$profile:/etc/mm2/$profile:ro" >>"$W/up.log" 2>&1 ||
+  local jfr=()
+  # BENCH_JFR=1: the worker records a Flight Recorder profile of its whole life (written when it
+  # stops) into $W/jfr/worker-PROF.jfr; jfr-top.py reads it.
+  [ "${BENCH_JFR:-0}" = 1 ] && jfr=(-v "$W/jfr:/jfr" -e "KAFKA_OPTS=-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=/jfr/worker-$PROF.jfr")
+  if ! BED_SECURITY=$PROF timeout 120 "$BED" worker-start "$1" -v "$W/$profile:/etc/mm2/$profile:ro" "${jfr[@]}" >>"$W/up.log" 2>&1 ||
     ! BED_SECURITY=$PROF timeout 300 "$BED" worker-wait "$1" 240 >>"$W/up.log" 2>&1; then
     cat "$W/up.log" >&2
     die "worker $1 ($PROF) did not come up"
@@ -47,8 +51,10 @@ cpu_us() {
 # through the worker's producer).  PROF admin: the bed's admin over SASL_PLAINTEXT, for the
 # readers that measure (latency, lag), as kit watch does.
 pipe() {
-  local name=$1 prof=$2 port src_jaas tgt_jaas
+  local name=$1 prof=$2 port src_jaas tgt_jaas jopt=
   shift 2
+  # BENCH_JFR=1: each timed copy records a Flight Recorder profile into $W/jfr/ too.
+  [ "${BENCH_JFR:-0}" = 1 ] && [ "$name" = pipe ] && jopt="-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=/jfr/pipe-$prof-$(date +%s%N).jfr"
   src_jaas=$BED_SOURCE_JAAS tgt_jaas=$BED_JAAS
   [ "$prof" = sasl_ssl ] && src_jaas=$BED_SOURCE_SCRAM_JAAS tgt_jaas=$BED_SCRAM_JAAS
   if [ "$prof" = admin ]; then
@@ -60,7 +66,7 @@ pipe() {
     --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges --memory 1g \
     -e "BENCH_PROF=$prof" -e "BENCH_SRC=$BED_SRC_IP:$port" -e "BENCH_TGT=$BED_TGT_IP:$port" \
     -e "BENCH_SRC_JAAS=$src_jaas" -e "BENCH_TGT_JAAS=$tgt_jaas" -e "BENCH_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
-    -e "BENCH_PRODUCER=$(printf '%s\n' "${IMAGE_PRODUCER[@]}")" \
+    -e "BENCH_PRODUCER=$(printf '%s\n' "${IMAGE_PRODUCER[@]}")" -e "BENCH_JAVA_OPTS=$jopt" -v "$W/jfr:/jfr" \
     -v "$W/pipe:/bench:ro" -v "$BED_DIR/tls/mount/source:/etc/mm2/tls/source:ro" -v "$BED_DIR/tls/mount/worker:/etc/mm2/tls/target:ro" \
     --entrypoint /bin/sh "$IMAGE" -c '
       props() { # SIDE BOOTSTRAP JAAS
@@ -77,7 +83,7 @@ pipe() {
       { props target "$BENCH_TGT" "$BENCH_TGT_JAAS"; printf "%s\n" "$BENCH_PRODUCER"; } >/tmp/tgt.properties
       m=$1
       shift
-      exec java -Xms256m -Xmx512m -cp "/opt/kafka/libs/*:/bench" Pipe "$m" /tmp/src.properties /tmp/tgt.properties "$@"' \
+      exec java $BENCH_JAVA_OPTS -Xms256m -Xmx512m -cp "/opt/kafka/libs/*:/bench" Pipe "$m" /tmp/src.properties /tmp/tgt.properties "$@"' \
     sh "$@"
 }
 

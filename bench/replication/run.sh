@@ -7,8 +7,11 @@
 #        BENCH_PROFILES ("sasl_plaintext sasl_ssl ssl"), BENCH_LATENCY_SECONDS (12),
 #        BENCH_LATENCY_SHARES ("2 4": latency at 1/2 and 1/4 of the slower copier's rate),
 #        BENCH_CATCHUP_PAUSE (120 s), BENCH_CATCHUP_SHARE (10: the input at 1/10 of MM2's rate),
+#        BENCH_CATCHUP (0: no catch-up),
 #        BENCH_SIZING ("1 2 6": tasks.max beside the 3 of every profile; "" for none),
-#        BENCH_REPEAT (3: timed copies of the pipe and of MM2 per profile, interleaved)
+#        BENCH_REPEAT (3: timed copies of the pipe and of MM2 per profile, interleaved),
+#        BENCH_JFR (1: Flight Recorder profiles of the workers and the pipe into build/bench-replication/jfr,
+#        read by bench/replication/jfr-top.py; they cost a few per cent)
 #
 # The raw pipeline is Pipe.java (beside this script): Kafka's own Java clients from the image's
 # jars, compiled here, with the clients' settings of the image and the connector (the image's
@@ -83,7 +86,8 @@ finish() {
 trap finish EXIT
 timeout 300 "$BED" down >/dev/null 2>&1 || true
 rm -rf "$W"
-mkdir -p "$W/pipe" "$W/lib"
+mkdir -p "$W/pipe" "$W/lib" "$W/jfr"
+chmod 0777 "$W/jfr" # the worker and the pipe (UID 10001) write their recordings there
 # Pipe.java against the image's own kafka-clients.
 cid=$(timeout 60 podman create "$IMAGE")
 jar=$(timeout 60 podman run --rm --entrypoint sh "$IMAGE" -c 'cd /opt/kafka/libs && ls kafka-clients-*.jar')
@@ -190,7 +194,7 @@ for PROF in $PROFILES; do
       "producer.override.max.in.flight.requests.per.connection": "1", "producer.override.compression.type": "none",
       "producer.override.linger.ms": "5", "producer.override.batch.size": "16384"}'
     for t in $SIZING; do mm2_copy "$PROF" "tasks$t" "{\"tasks.max\": \"$t\"}"; done
-    catch_up "$PROF" "$((rate / CU_SHARE))"
+    [ "${BENCH_CATCHUP:-1}" = 0 ] || catch_up "$PROF" "$((rate / CU_SHARE))"
   fi
   timeout 60 podman logs "$(bed_worker_name "$i")" >"$W/worker-$PROF.log" 2>&1 || true
   timeout 90 podman rm -f -t 10 "$(bed_worker_name "$i")" >/dev/null 2>&1 || true

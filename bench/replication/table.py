@@ -86,7 +86,8 @@ def mm2(alias):
 
 def pipe(name):
     steady, _ = watch(f"pipe-{name}")
-    j = json.loads(read(f"pipe-{name}.json"))
+    # The last JSON line: Flight Recorder (BENCH_JFR=1) writes its own lines before it.
+    j = json.loads([ln for ln in read(f"pipe-{name}.json").splitlines() if ln.startswith("{")][-1])
     return steady, j["cpu_seconds"] / N * 1e6
 
 
