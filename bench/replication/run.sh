@@ -5,7 +5,7 @@
 #   bench/replication/run.sh [--keep]
 #   env: BENCH_RECORDS (1000000), BENCH_RECORD_SIZE (512), BENCH_PARTITIONS (6),
 #        BENCH_PROFILES ("sasl_plaintext sasl_ssl ssl"), BENCH_LATENCY_SECONDS (12),
-#        BENCH_LATENCY_SHARES ("2 4": latency at 1/2 and 1/4 of the slower copier's rate),
+#        BENCH_LATENCY_SHARES ("2 4": latency at 1/2 and 1/4 of the slower copier's rate; "" for none),
 #        BENCH_CATCHUP_PAUSE (120 s), BENCH_CATCHUP_SHARE (10: the input at 1/10 of MM2's rate),
 #        BENCH_CATCHUP (0: no catch-up),
 #        BENCH_SIZING ("1 2 6": tasks.max beside the 3 of every profile; "" for none),
@@ -54,7 +54,7 @@ S=${BENCH_RECORD_SIZE:-512}
 P=${BENCH_PARTITIONS:-6}
 PROFILES=${BENCH_PROFILES:-sasl_plaintext sasl_ssl ssl}
 LAT_S=${BENCH_LATENCY_SECONDS:-12}
-LAT_SHARES=${BENCH_LATENCY_SHARES:-2 4}
+LAT_SHARES=${BENCH_LATENCY_SHARES-2 4}
 LAT_SKIP_MS=3000 # the first 3 s of each latency input left out: the pipe's JVM compiling
 CU_PAUSE=${BENCH_CATCHUP_PAUSE:-120}
 CU_SHARE=${BENCH_CATCHUP_SHARE:-10}
