@@ -164,11 +164,9 @@ public final class Pipe {
                      new ByteArraySerializer())) {
             c.assign(mine);
             c.seekToBeginning(mine);
-            while (acked.get() < count && failed.get() == null) {
-                if (polled.get() >= count) {
-                    p.flush();
-                    continue;
-                }
+            // Once the pipe as a whole has polled COUNT, nothing is left to read: this copier
+            // waits for its own sends (flush) and ends, rather than spinning until all are acked.
+            while (polled.get() < count && failed.get() == null) {
                 ConsumerRecords<byte[], byte[]> recs = c.poll(POLL);
                 for (ConsumerRecord<byte[], byte[]> r : recs) {
                     polled.incrementAndGet();
