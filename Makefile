@@ -285,7 +285,9 @@ compat-source: deps
 compat-short: deps $(B)/tests/connector-keys
 	$(Q)MM2_BUILD=$(abspath $(B)) tests/compat/run.sh --short $$(awk '/^[0-9].* short/ { print $$1; exit }' tests/compat/versions)
 
-# Figures beside their baselines, measured in the same run (not tests).
+# Figures beside their baselines, measured in the same run (not tests).  BENCH_BASE=DIR (a
+# work tree of an older commit with its build/ made) adds bench/memory: that build beside this one.
+BENCH_BASE ?=
 bench: all $(B)/tests/seal-artifact
 	$(Q)bench/entrypoint/run.sh 500 $(if $(BED),--bed)
 	$(Q)MM2_BUILD=$(abspath $(B)) bench/limits/run.sh
@@ -295,6 +297,7 @@ bench: all $(B)/tests/seal-artifact
 	$(if $(BED),$(Q)bench/probe/run.sh 1000)
 	$(if $(BED),$(Q)bench/replication/run.sh)
 	$(if $(BED),$(Q)bench/offsets/run.sh)
+	$(if $(BENCH_BASE),$(Q)BENCH_BASE=$(abspath $(BENCH_BASE)) bench/memory/run.sh)
 
 # ---- quality -------------------------------------------------------------------------------
 C_FILES  = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../mockseed.h"
 #include "mm2_artifact.h"
 #include "mm2_export.h"
 #include "mm2_tail.h"
@@ -55,54 +56,15 @@ static void topic_name(char *out, char side, long t)
     (void)snprintf(out, NAME_LEN, "%c.prod.payments.settlement-events-%04ld", side, t);
 }
 
-static rd_kafka_t *producer(const char *bootstrap)
-{
-    char err[512];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, err,
-                                                sizeof(err)) != RD_KAFKA_CONF_OK) ||
-        rd_kafka_conf_set(conf, "linger.ms", "5", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-        /* no record dropped after 300 s in the queue (a loaded machine seeding 300,000) */
-        rd_kafka_conf_set(conf, "message.timeout.ms", "0", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "0", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "enable.metrics.push", "false", err, sizeof(err)) !=
-            RD_KAFKA_CONF_OK) {
-        rd_kafka_conf_destroy(conf);
-        return NULL;
-    }
-    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-}
-
-static int put(rd_kafka_t *w, const char *topic, int partition, int offset)
-{
-    char key[16], value[64];
-
-    (void)snprintf(key, sizeof(key), "k%d", offset);
-    (void)snprintf(value, sizeof(value), "v-%s-%d-%d", topic + 2, partition, offset);
-    rd_kafka_resp_err_t e;
-
-    /* producev returns its error (a full queue: wait for deliveries), never through errno. */
-    while ((e = rd_kafka_producev(w, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(partition),
-                                  RD_KAFKA_V_KEY(key, strlen(key)),
-                                  RD_KAFKA_V_VALUE(value, strlen(value)),
-                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END)) != 0) {
-        if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
-            return -1;
-        rd_kafka_poll(w, 10);
-    }
-    return 0;
-}
-
 /* The child: the mock cluster, seeded; its bootstrap written to fd, then serves until killed. */
 static int serve(long topics, long parts, int fd)
 {
-    rd_kafka_t *host = producer(NULL), *w;
+    rd_kafka_t *host = seed_producer(NULL), *w;
     rd_kafka_mock_cluster_t *mc = host != NULL ? rd_kafka_mock_cluster_new(host, 1) : NULL;
     char s[NAME_LEN], t[NAME_LEN];
     const char *b;
 
-    w = mc != NULL ? producer(rd_kafka_mock_cluster_bootstraps(mc)) : NULL;
+    w = mc != NULL ? seed_producer(rd_kafka_mock_cluster_bootstraps(mc)) : NULL;
     if (w == NULL)
         return 1;
     for (long i = 0; i < topics; i++) {
@@ -115,11 +77,15 @@ static int serve(long topics, long parts, int fd)
             return 1;
         }
         for (int q = 0; q < (int)parts; q++)
-            for (int o = 0; o < RECORDS; o++)
-                if (put(w, s, q, o) != 0 || (o < C_AT && put(w, t, q, o) != 0)) {
+            for (int o = 0; o < RECORDS; o++) {
+                char v[96]; /* the same on both sides: the names without their "s." or "t." */
+
+                (void)snprintf(v, sizeof(v), "v-%s-%d-%d", s + 2, q, o);
+                if (seed_put(w, s, q, o, v) != 0 || (o < C_AT && seed_put(w, t, q, o, v) != 0)) {
                     fprintf(stderr, "bench/memory: producing to %s failed\n", s);
                     return 1;
                 }
+            }
     }
     if (rd_kafka_flush(w, 1200000) != RD_KAFKA_RESP_ERR_NO_ERROR)
         return 1;

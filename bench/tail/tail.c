@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../mockseed.h"
 #include "mm2_tail.h"
 
 #define RECORDS 4
@@ -39,40 +40,6 @@ static long number(const char *s, long max)
     if (errno != 0 || end == s || *end != '\0' || v < 0 || v > max)
         return -1;
     return v;
-}
-
-static rd_kafka_t *producer(const char *bootstrap)
-{
-    char err[512];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-    if ((bootstrap != NULL && rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, err,
-                                                sizeof(err)) != RD_KAFKA_CONF_OK) ||
-        rd_kafka_conf_set(conf, "linger.ms", "5", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "log_level", "0", err, sizeof(err)) != RD_KAFKA_CONF_OK ||
-        rd_kafka_conf_set(conf, "enable.metrics.push", "false", err, sizeof(err)) !=
-            RD_KAFKA_CONF_OK) {
-        rd_kafka_conf_destroy(conf);
-        return NULL;
-    }
-    return rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-}
-
-static int put(rd_kafka_t *w, const char *topic, int partition, int offset, int t)
-{
-    char key[16], value[48];
-
-    (void)snprintf(key, sizeof(key), "k%d", offset);
-    (void)snprintf(value, sizeof(value), "v%d-%d-%d", t, partition, offset);
-    while (rd_kafka_producev(w, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(partition),
-                             RD_KAFKA_V_KEY(key, strlen(key)),
-                             RD_KAFKA_V_VALUE(value, strlen(value)),
-                             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END) != 0) {
-        if (rd_kafka_last_error() != RD_KAFKA_RESP_ERR__QUEUE_FULL)
-            return -1;
-        rd_kafka_poll(w, 10);
-    }
-    return 0;
 }
 
 static long cpu_ms(void)
@@ -162,9 +129,9 @@ int main(int argc, char **argv)
         return 2;
     }
     n = (size_t)topics * (size_t)parts;
-    host = producer(NULL);
+    host = seed_producer(NULL);
     mc = host != NULL ? rd_kafka_mock_cluster_new(host, 1) : NULL;
-    w = mc != NULL ? producer(rd_kafka_mock_cluster_bootstraps(mc)) : NULL;
+    w = mc != NULL ? seed_producer(rd_kafka_mock_cluster_bootstraps(mc)) : NULL;
     names = calloc((size_t)topics, sizeof(*names));
     p = calloc(n, sizeof(*p));
     res = calloc(n, sizeof(*res));
@@ -179,12 +146,16 @@ int main(int argc, char **argv)
             rd_kafka_mock_topic_create(mc, names[t][1], (int)parts, 1) != 0)
             rc = 1;
         for (int q = 0; q < (int)parts && rc == 0; q++)
-            for (int o = 0; o < RECORDS && rc == 0; o++)
-                if (put(w, names[t][0], q, o, (int)t) != 0 ||
-                    (o < C_AT && put(w, names[t][1], q, o, (int)t) != 0))
+            for (int o = 0; o < RECORDS && rc == 0; o++) {
+                char v[48];
+
+                (void)snprintf(v, sizeof(v), "v%ld-%d-%d", t, q, o);
+                if (seed_put(w, names[t][0], q, o, v) != 0 ||
+                    (o < C_AT && seed_put(w, names[t][1], q, o, v) != 0))
                     rc = 1;
+            }
     }
-    if (rc != 0 || rd_kafka_flush(w, 120000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    if (rc != 0 || rd_kafka_flush(w, 1200000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
         fprintf(stderr, "bench/tail: seeding the mock cluster failed\n");
         return 1;
     }
