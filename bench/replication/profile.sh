@@ -45,10 +45,16 @@ cpu_us() {
   echo $(($(cat "$f") / 1000))
 }
 
+# The worker's heap as mm2-entrypoint sets it (entrypoint/launch.c) when KAFKA_HEAP_OPTS is unset.
+WORKER_HEAP_OPTS='-XX:InitialRAMPercentage=25 -XX:MaxRAMPercentage=50'
+grep -qF "\"$WORKER_HEAP_OPTS\"" "$root/entrypoint/launch.c" || die "entrypoint/launch.c no longer sets KAFKA_HEAP_OPTS to $WORKER_HEAP_OPTS"
+
 # pipe NAME PROF ARGS...: Pipe.java in a container on the bed, the settings files on its tmpfs
-# (no password on disk).  The copier logs in over PROF as MM2's clients do: the connector's
-# source principal reads, the workers' principal writes (a MirrorSourceTask's records go out
-# through the worker's producer).  PROF admin: the bed's admin over SASL_PLAINTEXT, for the
+# (no password on disk).  Its JVM runs as the worker's does: through the image's
+# kafka-run-class.sh (G1 and Kafka's JVM performance options; a plain java in a container of
+# less than 2 GiB runs the serial collector), the worker's memory limit and heap.  The copier
+# logs in over PROF as MM2's clients do: the connector's source principal reads, the workers'
+# principal writes (a MirrorSourceTask's records go out through the worker's producer).  PROF admin: the bed's admin over SASL_PLAINTEXT, for the
 # readers that measure (latency, lag), as kit watch does.
 pipe() {
   local name=$1 prof=$2 port src_jaas tgt_jaas jopt=
@@ -63,10 +69,12 @@ pipe() {
   fi
   port=$(port_of "$prof")
   timeout 1200 podman run --rm --name "$BED_NAME-$name" --network "$BED_NET" --user 10001:10001 --read-only \
-    --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges --memory 1g \
+    --tmpfs /tmp:rw,size=64m,mode=1777 --cap-drop ALL --security-opt no-new-privileges --memory "$BED_WORKER_MEMORY" \
     -e "BENCH_PROF=$prof" -e "BENCH_SRC=$BED_SRC_IP:$port" -e "BENCH_TGT=$BED_TGT_IP:$port" \
     -e "BENCH_SRC_JAAS=$src_jaas" -e "BENCH_TGT_JAAS=$tgt_jaas" -e "BENCH_KEY_PASSWORD=$BED_TLS_KEY_PASSWORD" \
-    -e "BENCH_PRODUCER=$(printf '%s\n' "${IMAGE_PRODUCER[@]}")" -e "BENCH_JAVA_OPTS=$jopt" -v "$W/jfr:/jfr" \
+    -e "BENCH_PRODUCER=$(printf '%s\n' "${IMAGE_PRODUCER[@]}")" -e "KAFKA_OPTS=$jopt" -v "$W/jfr:/jfr" \
+    -e "KAFKA_HEAP_OPTS=$WORKER_HEAP_OPTS" -e CLASSPATH=/bench -e LOG_DIR=/tmp \
+    -e KAFKA_LOG4J_OPTS=-Dlog4j2.configurationFile=/bench/log4j2.properties \
     -v "$W/pipe:/bench:ro" -v "$BED_DIR/tls/mount/source:/etc/mm2/tls/source:ro" -v "$BED_DIR/tls/mount/worker:/etc/mm2/tls/target:ro" \
     --entrypoint /bin/sh "$IMAGE" -c '
       props() { # SIDE BOOTSTRAP JAAS
@@ -83,7 +91,7 @@ pipe() {
       { props target "$BENCH_TGT" "$BENCH_TGT_JAAS"; printf "%s\n" "$BENCH_PRODUCER"; } >/tmp/tgt.properties
       m=$1
       shift
-      exec java $BENCH_JAVA_OPTS -Xms256m -Xmx512m -cp "/opt/kafka/libs/*:/bench" Pipe "$m" /tmp/src.properties /tmp/tgt.properties "$@"' \
+      exec /opt/kafka/bin/kafka-run-class.sh Pipe "$m" /tmp/src.properties /tmp/tgt.properties "$@"' \
     sh "$@"
 }
 

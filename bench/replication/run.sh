@@ -94,6 +94,12 @@ jar=$(timeout 60 podman run --rm --entrypoint sh "$IMAGE" -c 'cd /opt/kafka/libs
 timeout 60 podman cp "$cid:/opt/kafka/libs/$jar" "$W/lib/" >/dev/null
 timeout 60 podman rm "$cid" >/dev/null
 timeout 120 javac --release 17 -cp "$W/lib/$jar" -d "$W/pipe" "$here/Pipe.java" || die "javac Pipe.java failed" 3
+# The pipe's log: warnings and errors on stderr (kafka-run-class.sh would log INFO to stdout,
+# where the pipe writes its figures).
+printf '%s\n' 'status = error' 'appender.err.type = Console' 'appender.err.name = STDERR' \
+  'appender.err.target = SYSTEM_ERR' 'appender.err.layout.type = PatternLayout' \
+  'appender.err.layout.pattern = [%d] %p %m (%c)%n' 'rootLogger.level = WARN' \
+  'rootLogger.appenderRef.err.ref = STDERR' >"$W/pipe/log4j2.properties"
 chmod -R a+rX "$W/pipe"
 log "bed $BED_NAME: TLS brokers (9092, 9094, 9095), $BED_BROKER_TMPFS of log each"
 # The records' values: 20,000 lines of 512 random capital letters, as kafka-producer-perf-test.sh
