@@ -54,8 +54,9 @@ grep -qF "\"$WORKER_HEAP_OPTS\"" "$root/entrypoint/launch.c" || die "entrypoint/
 # kafka-run-class.sh (G1 and Kafka's JVM performance options; a plain java in a container of
 # less than 2 GiB runs the serial collector), the worker's memory limit and heap.  The copier
 # logs in over PROF as MM2's clients do: the connector's source principal reads, the workers'
-# principal writes (a MirrorSourceTask's records go out through the worker's producer).  PROF admin: the bed's admin over SASL_PLAINTEXT, for the
-# readers that measure (latency, lag), as kit watch does.
+# principal writes (a MirrorSourceTask's records go out through the worker's producer).  PROF
+# admin: the bed's admin over SASL_PLAINTEXT, for the readers that measure (latency, lag), as
+# kit watch does.
 pipe() {
   local name=$1 prof=$2 port src_jaas tgt_jaas jopt=
   shift 2
