@@ -16,8 +16,9 @@
 //       SKIP_MS: leaves out the records appended to the source within that many ms of its
 //       first (a copier's first seconds, before its code is compiled).
 //   Pipe lag SRC_PROPS TGT_PROPS FROM TO INTERVAL_MS SECONDS
-//       Every INTERVAL_MS, the sum of FROM's end offsets and of TO's, one line each:
-//       "EPOCH_MS SOURCE_END TARGET_END", for SECONDS seconds.
+//       Every INTERVAL_MS, the sum of FROM's end offsets and of TO's, then each partition's
+//       lag (FROM's end minus TO's, partition for partition), one line each:
+//       "EPOCH_MS SOURCE_END TARGET_END LAG_0 ... LAG_N", for SECONDS seconds.
 //
 // Figures, not a test.  Exit codes: 0 done, 2 usage, 4 a Kafka call failed or the data differ.
 import java.io.FileInputStream;
@@ -295,9 +296,14 @@ public final class Pipe {
             long end = start + seconds * 1_000_000_000L;
             while (System.nanoTime() < end) {
                 long at = System.currentTimeMillis();
-                long se = sum(s.endOffsets(sp, Duration.ofSeconds(30)));
-                long te = sum(t.endOffsets(tp, Duration.ofSeconds(30)));
-                System.out.println(at + " " + se + " " + te);
+                Map<TopicPartition, Long> se = s.endOffsets(sp, Duration.ofSeconds(30));
+                Map<TopicPartition, Long> te = t.endOffsets(tp, Duration.ofSeconds(30));
+                StringBuilder line = new StringBuilder();
+                line.append(at).append(' ').append(sum(se)).append(' ').append(sum(te));
+                for (int i = 0; i < sp.size() && i < tp.size(); i++) {
+                    line.append(' ').append(se.getOrDefault(sp.get(i), 0L) - te.getOrDefault(tp.get(i), 0L));
+                }
+                System.out.println(line);
                 System.out.flush();
                 Thread.sleep(intervalMs);
             }

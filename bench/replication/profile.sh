@@ -206,36 +206,37 @@ latency() {
   echo "$2" >"$W/lat-$t.rate"
 }
 
-# catch_up PROF RATE: a steady input at RATE, MM2 copying; stopped (PUT .../stop) for CU_PAUSE
-# s and resumed; the lag sampled every 0.25 s throughout.  Times in epoch ms for table.py.
+# catch_up PROF RATE K: a steady input at RATE, MM2 copying; stopped (PUT .../stop) for CU_PAUSE
+# s and resumed; the lag sampled every 0.25 s throughout.  Files catchup-K.*, times in epoch ms,
+# for table.py; run.sh measures MM2's maximum right before and right after each (mm2-cuK).
 catch_up() {
-  local rate=$2 warm=30 s=cu.src n pid lpid
+  local rate=$2 k=$3 warm=30 s="cu$3.src" c="catchup-$3" n pid lpid
   n=$((rate * (warm + CU_PAUSE + CU_PAUSE / 2 + 30)))
   kit create-topics --bootstrap "$SRC" "$s:$P" >/dev/null
-  kit create-topics --bootstrap "$TGT" "c.$s:$P" >/dev/null
-  post catchup c "$s" '{}'
+  kit create-topics --bootstrap "$TGT" "c$k.$s:$P" >/dev/null
+  post "$c" "c$k" "$s" '{}'
   local end=$((SECONDS + 120))
-  until running catchup; do [ $SECONDS -lt $end ] || die "catchup not RUNNING within 120 s"; sleep 1; done
-  log "$1 catch-up: $n records at $rate records/s; MM2 stopped after $warm s for $CU_PAUSE s"
-  pipe lag admin lag "$s" "c.$s" 250 $((n / rate + 300)) >"$W/catchup.lag" 2>"$W/catchup.lag.err" &
+  until running "$c"; do [ $SECONDS -lt $end ] || die "$c not RUNNING within 120 s"; sleep 1; done
+  log "$1 catch-up $k: $n records at $rate records/s; MM2 stopped after $warm s for $CU_PAUSE s"
+  pipe lag admin lag "$s" "c$k.$s" 250 $((n / rate + 300)) >"$W/$c.lag" 2>"$W/$c.lag.err" &
   lpid=$!
-  produce "$s" "$n" "$rate" "$W/catchup-producer" &
+  produce "$s" "$n" "$rate" "$W/$c-producer" &
   pid=$!
   sleep "$warm"
-  date +%s%3N >"$W/catchup.stop"
-  curl -sf -m 60 -o /dev/null -X PUT "$url/connectors/catchup/stop" || die "PUT /connectors/catchup/stop failed"
+  date +%s%3N >"$W/$c.stop"
+  curl -sf -m 60 -o /dev/null -X PUT "$url/connectors/$c/stop" || die "PUT /connectors/$c/stop failed"
   sleep "$CU_PAUSE"
-  date +%s%3N >"$W/catchup.resume"
-  curl -sf -m 60 -o /dev/null -X PUT "$url/connectors/catchup/resume" || die "PUT /connectors/catchup/resume failed"
+  date +%s%3N >"$W/$c.resume"
+  curl -sf -m 60 -o /dev/null -X PUT "$url/connectors/$c/resume" || die "PUT /connectors/$c/resume failed"
   wait "$pid" || die "the catch-up input failed"
-  date +%s%3N >"$W/catchup.input-end"
-  kit watch --bootstrap "$TGT" --topic "c.$s" --count "$n" --interval 0.5 --timeout 600 >/dev/null ||
-    die "catchup: the target did not get $n records"
+  date +%s%3N >"$W/$c.input-end"
+  kit watch --bootstrap "$TGT" --topic "c$k.$s" --count "$n" --interval 0.5 --timeout 600 >/dev/null ||
+    die "$c: the target did not get $n records"
   sleep 2
   timeout 60 podman rm -f -t 0 "$BED_NAME-lag" >/dev/null 2>&1 || true
   wait "$lpid" || true
-  echo "$rate" >"$W/catchup.rate"
-  curl -s -m 60 -o /dev/null -X DELETE "$url/connectors/catchup"
+  echo "$rate" >"$W/$c.rate"
+  curl -s -m 60 -o /dev/null -X DELETE "$url/connectors/$c"
   drop "$SRC" "$s"
-  drop "$TGT" "c.$s"
+  drop "$TGT" "c$k.$s"
 }

@@ -7,7 +7,8 @@
 #        BENCH_PROFILES ("sasl_plaintext sasl_ssl ssl"), BENCH_LATENCY_SECONDS (12),
 #        BENCH_LATENCY_SHARES ("2 4": latency at 1/2 and 1/4 of the slower copier's rate; "" for none),
 #        BENCH_CATCHUP_PAUSE (120 s), BENCH_CATCHUP_SHARE (10: the input at 1/10 of MM2's rate),
-#        BENCH_CATCHUP (0: no catch-up),
+#        BENCH_CATCHUP (0: no catch-up), BENCH_CATCHUP_REPEAT (1: catch-ups, each between two
+#        timed MM2 copies, its maximum then),
 #        BENCH_SIZING ("1 2 6": tasks.max beside the 3 of every profile; "" for none),
 #        BENCH_REPEAT (3: timed copies of the pipe and of MM2 per profile, interleaved),
 #        BENCH_JFR (1: Flight Recorder profiles of the workers and the pipe into build/bench-replication/jfr,
@@ -31,7 +32,8 @@
 #      the target's LogAppendTime minus the source's (both topics LogAppendTime; MirrorMaker
 #      keeps CreateTime), p50/p99/max;
 #   4. SASL_PLAINTEXT: stock Connect producer defaults; catch-up (a steady input, MM2 stopped
-#      for BENCH_CATCHUP_PAUSE s and resumed, the lag sampled every 0.25 s); tasks.max sizing.
+#      for BENCH_CATCHUP_PAUSE s and resumed, the lag sampled every 0.25 s, each partition's
+#      too; against MM2's maximum timed right before and right after it); tasks.max sizing.
 # Exit codes: 0 figures printed, 2 usage, 3 tools or image missing, 4 a step failed.
 # shellcheck disable=SC2016 # jq programs and the container's sh -c are single-quoted on purpose
 set -euo pipefail
@@ -41,7 +43,7 @@ keep=
 case "${1:-}" in
   --keep) keep=1 ;;
   "") ;;
-  -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,/^# Exit codes/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) printf 'bench/replication: unknown option %s\n' "$1" >&2; exit 2 ;;
 esac
 export BED_NAME=${BED_NAME:-mm2kit-bench} BED_OCTET=${BED_OCTET:-12} BED_DIR=${BED_DIR:-$root/build/bench-replication}
@@ -58,9 +60,10 @@ LAT_SHARES=${BENCH_LATENCY_SHARES-2 4}
 LAT_SKIP_MS=3000 # the first 3 s of each latency input left out: the pipe's JVM compiling
 CU_PAUSE=${BENCH_CATCHUP_PAUSE:-120}
 CU_SHARE=${BENCH_CATCHUP_SHARE:-10}
+CU_REPEAT=${BENCH_CATCHUP_REPEAT:-1}
 SIZING=${BENCH_SIZING-1 2 6}
 REPEAT=${BENCH_REPEAT:-3}
-for v in "$N" "$S" "$P" "$LAT_S" "$CU_PAUSE" "$CU_SHARE" "$REPEAT"; do
+for v in "$N" "$S" "$P" "$LAT_S" "$CU_PAUSE" "$CU_SHARE" "$CU_REPEAT" "$REPEAT"; do
   case $v in '' | *[!0-9]* | 0) printf 'bench/replication: %s is not a positive integer\n' "$v" >&2; exit 2 ;; esac
 done
 for v in $LAT_SHARES; do
@@ -200,7 +203,15 @@ for PROF in $PROFILES; do
       "producer.override.max.in.flight.requests.per.connection": "1", "producer.override.compression.type": "none",
       "producer.override.linger.ms": "5", "producer.override.batch.size": "16384"}'
     for t in $SIZING; do mm2_copy "$PROF" "tasks$t" "{\"tasks.max\": \"$t\"}"; done
-    [ "${BENCH_CATCHUP:-1}" = 0 ] || catch_up "$PROF" "$((rate / CU_SHARE))"
+    if [ "${BENCH_CATCHUP:-1}" != 0 ]; then
+      # Each catch-up against MM2's maximum measured right before it and right after it (a
+      # single run varies by a fifth): copies cu0 .. cuR, catch-up K between cu(K-1) and cuK.
+      mm2_copy "$PROF" cu0 '{}'
+      for k in $(seq 1 "$CU_REPEAT"); do
+        catch_up "$PROF" "$((rate / CU_SHARE))" "$k"
+        mm2_copy "$PROF" "cu$k" '{}'
+      done
+    fi
   fi
   timeout 60 podman logs "$(bed_worker_name "$i")" >"$W/worker-$PROF.log" 2>&1 || true
   timeout 90 podman rm -f -t 10 "$(bed_worker_name "$i")" >/dev/null 2>&1 || true

@@ -143,10 +143,13 @@ for prof in PROFILES:
         print(f"{NAMES[prof]:<24} {'1/' + share:>5} {rate:>7}   {m['p50_ms']:>7} {m['p99_ms']:>6} {m['max_ms']:>6}   "
               f"{p['p50_ms']:>8} {p['p99_ms']:>6} {p['max_ms']:>6}")
 
-if os.path.exists(os.path.join(D, "catchup.lag")):
-    rate = int(read("catchup.rate"))
-    stop, resume = int(read("catchup.stop")), int(read("catchup.resume"))
-    rows = [tuple(int(x) for x in ln.split()) for ln in read("catchup.lag").splitlines() if ln.strip()]
+def catch_up(c, mx, title, basis):
+    """One catch-up's lines: files C.*, against MM2's maximum MX."""
+    rate = int(read(f"{c}.rate"))
+    stop, resume = int(read(f"{c}.stop")), int(read(f"{c}.resume"))
+    # EPOCH_MS SOURCE_END TARGET_END [LAG_0 ... LAG_N]: the per-partition lags since 2026-12-07
+    full = [tuple(int(x) for x in ln.split()) for ln in read(f"{c}.lag").splitlines() if ln.strip()]
+    rows = [r[:3] for r in full]
     t0 = rows[0][0]
     warm = [s - t for (ms, s, t) in rows if t0 + 10_000 <= ms < stop]
     steady = statistics.median(warm) if warm else 0
@@ -155,9 +158,9 @@ if os.path.exists(os.path.join(D, "catchup.lag")):
     backlog = at[0][1] - at[0][2]
     first = next((r for r in at if r[2] > at[0][2]), None)
     caught = next((r for r in at if r[1] - r[2] <= band), None)
-    mx = mm2_rate.get("sasl_plaintext", 0)
     print()
-    print(f"Catch-up (SASL_PLAINTEXT): input {rate} records/s; MM2 stopped {(resume - stop) / 1000:.1f} s, then resumed")
+    print(f"Catch-up{title} (SASL_PLAINTEXT): input {rate} records/s; MM2 stopped {(resume - stop) / 1000:.1f} s, "
+          f"then resumed; MM2's maximum {mx:.0f} records/s ({basis})")
     print(f"  lag while steady: median {steady:.0f} records, max {band}; backlog at the resume: {backlog} records")
     if caught and first:
         drained = caught[2] - at[0][2]
@@ -166,11 +169,63 @@ if os.path.exists(os.path.join(D, "catchup.lag")):
         pred = backlog / (mx - rate) if mx > rate else float("inf")
         print(f"  back within the steady band {t_all:.1f} s after the resume ({t_flow:.1f} s after the first record "
               f"copied; the tasks' start {(first[0] - resume) / 1000:.1f} s)")
-        print(f"  predicted: backlog / (MM2's rate {mx:.0f} - input {rate}) = {pred:.1f} s, plus the tasks' start")
+        print(f"  predicted: backlog / (MM2's maximum - input {rate}) = {pred:.1f} s, plus the tasks' start")
         print(f"  drain rate: {drained / max(0.001, t_flow):.0f} records/s = {drained / max(0.001, t_flow) / mx:.2f}x "
               f"MM2's maximum (from the first record copied; {drained / max(0.001, t_all) / mx:.2f}x from the resume)")
+        # The maximum is measured from 10 % to 90 % of a copy's records (copy_rate): the drain's
+        # rate over the same share of the backlog, the records copied (the input's included) per s.
+        a = next((r for r in at if r[1] - r[2] <= 0.9 * backlog), None)
+        b = next((r for r in at if r[1] - r[2] <= 0.1 * backlog), None)
+        r1090 = 0
+        if a and b and b[0] > a[0]:
+            r1090 = (b[2] - a[2]) / ((b[0] - a[0]) / 1000)
+            print(f"  drain rate from 10 % to 90 % of the backlog (as the maximum is measured): {r1090:.0f} records/s "
+                  f"= {r1090 / mx:.2f}x MM2's maximum")
+        per = [r for r in full if r[0] >= resume and len(r) > 3]
+        if per:
+            n = len(per[0]) - 3
+            back = [max(1, per[0][3 + i]) for i in range(n)]
+            # A partition is drained once its lag is within its share of the steady band.
+            done = [next(((r[0] - resume) / 1000 for r in per if r[3 + i] <= max(1, band // n)), None) for i in range(n)]
+            cells = " ".join(f"p{i} {back[i]} {'%.1f s' % d if d is not None else 'never'}" for i, d in enumerate(done))
+            print(f"  per partition, backlog and drained after the resume: {cells}")
+            ends = [d for d in done if d is not None]
+            if len(ends) == n:
+                first_done = min(ends)
+                fr = next((r for r in rows if r[0] - resume >= first_done * 1000), None)
+                if fr and first:
+                    rall = (fr[2] - first[2]) / max(0.001, (fr[0] - first[0]) / 1000)
+                    print(f"  while every partition had a backlog (to {first_done:.1f} s): {rall:.0f} records/s = "
+                          f"{rall / mx:.2f}x MM2's maximum; then {max(ends) - first_done:.1f} s for the partitions "
+                          f"left, fewer tasks at work")
     else:
         print("  the lag never came back within the steady band while sampled")
+        return None
+    return drained / max(0.001, t_flow) / mx, (r1090 / mx if a and b and b[0] > a[0] else None)
+
+
+# The catch-ups: each against the mean of MM2's maximum timed right before and right after it
+# (mm2-cu(K-1) and mm2-cuK); one file set "catchup.*" (before 2026-12-07) against the median.
+ks = sorted(int(m.group(1)) for m in (re.match(r"catchup-(\d+)\.lag$", f) for f in os.listdir(D)) if m)
+if ks:
+    ratios = []
+    for k in ks:
+        around = [watch(f"mm2-cu{j}")[0] for j in (k - 1, k) if os.path.exists(os.path.join(D, f"mm2-cu{j}.watch"))]
+        mx = statistics.mean(around) if around else mm2_rate.get("sasl_plaintext", 0)
+        ratio = catch_up(f"catchup-{k}", mx, f" {k}", "the mean of " + " and ".join(f"{r:.0f}" for r in around) +
+                         ", timed right before and right after it")
+        if ratio is not None:
+            ratios.append(ratio)
+    if len(ratios) > 1:
+        whole = [r for r, _ in ratios]
+        mid = [m for _, m in ratios if m is not None]
+        print()
+        print(f"Catch-up drain rate against MM2's maximum around it, median of {len(ratios)}: "
+              f"{statistics.median(whole):.2f}x from the first record copied ({', '.join(f'{r:.2f}' for r in whole)})"
+              + (f"; {statistics.median(mid):.2f}x from 10 % to 90 % of the backlog ({', '.join(f'{r:.2f}' for r in mid)})"
+                 if mid else ""))
+elif os.path.exists(os.path.join(D, "catchup.lag")):
+    catch_up("catchup", mm2_rate.get("sasl_plaintext", 0), "", "the median above")
 
 if SIZING and "sasl_plaintext" in PROFILES:
     print()
