@@ -291,19 +291,14 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 }
 
 @test "a worker whose heap its producer's buffers fill fires MM2HeapAfterGCHigh for that worker; removed, it resolves" {
-  # A Connect group of its own (another group.id and internal topics, granted as docs/acls.md
-  # says) with one small worker: 128 MiB of heap, the size of a pod whose memory limit was set
-  # too low for its tasks.  Its connector's producer keeps one 92 MiB batch (batch.size) per
-  # partition for 30 s (linger.ms), and the producer's buffer pool keeps the buffer after each
-  # send: held for good, in the old generation (a humongous region).  At 64 MiB of heap, a
-  # 28 MiB buffer gave 87 % and 32 MiB failed the task with OutOfMemoryError (MM2TaskFailed's
-  # case): the larger heap leaves room on both sides.
-  g=mm2kit-al-heap
-  run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" "$g-configs:1:compact" "$g-offsets:5:compact" "$g-status:1:compact"
-  run -0 "$BED" kit grant --role workers --name "worker group=$g" --name "config topic=$g-configs" \
-    --name "offsets topic=$g-offsets" --name "status topic=$g-status" --name "target alias=target"
-  run -0 "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms128m -Xmx128m" "CONNECT_GROUP_ID=$g" \
-    "CONNECT_CONFIG_STORAGE_TOPIC=$g-configs" "CONNECT_OFFSET_STORAGE_TOPIC=$g-offsets" "CONNECT_STATUS_STORAGE_TOPIC=$g-status"
+  # A Connect group of its own (own_group) with one small worker: 128 MiB of heap, the size of
+  # a pod whose memory limit was set too low for its tasks.  Its connector's producer keeps one
+  # 92 MiB batch (batch.size) per partition for 30 s (linger.ms), and the producer's buffer
+  # pool keeps the buffer after each send: held for good, in the old generation (a humongous
+  # region).  At 64 MiB of heap, a 28 MiB buffer gave 87 % and 32 MiB failed the task with
+  # OutOfMemoryError (MM2TaskFailed's case): the larger heap leaves room on both sides.
+  own_group mm2kit-al-heap >/dev/null || fail "the group mm2kit-al-heap was not set up"
+  run -0 "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms128m -Xmx128m" "${GROUP_ENV[@]}"
   gone() {
     "$HARNESS" targets 1 2 3 && sleep 6
     timeout 60 podman rm -f -t 5 "$(bed_worker_name 5)" >/dev/null 2>&1
@@ -324,6 +319,51 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   wait_for 60 alert_absent MM2HeapAfterGCHigh || fail "MM2HeapAfterGCHigh still active: $(alerts)"
 }
 
+@test "a worker whose heap is too small for the backlog it copies fires MM2GCTimeHigh for that worker; removed, it resolves" {
+  # The catch-up of an undersized pod: one worker of 64 MiB of heap in a Connect group of its
+  # own (own_group) copying a backlog of small records as fast as it can.  Measured on this bed
+  # (2026-12-07, a backlog of 4,000,000): 59-67 % of its time in GC, its old generation 55-77 %
+  # of the heap after GC (under MM2HeapAfterGCHigh's 85 %), its tasks RUNNING, about 70,000
+  # records/s; at 56 MiB a task failed with OutOfMemoryError.  The rule's rate over 5 minutes
+  # needs 60 s of GC in its window (a series younger than the window is not stretched to it),
+  # about 9 us of GC a record, all written before the copy starts (copied while they were
+  # written, 12,000,000 gave 38 s of GC: the copy kept up with the producer).  9,000,000 fired
+  # it 125 s after the connector's start with 88 % of them copied: 12,000,000 leave a margin.
+  # Segments of 16 MiB, the records deleted afterwards: the brokers' logs are tmpfs.
+  local n=12000000 ends
+  own_group mm2kit-al-gc >/dev/null || fail "the group mm2kit-al-gc was not set up"
+  run -0 "$BED" kit create-topics --config segment.bytes=16777216 --bootstrap "$BED_SRC_BOOTSTRAP" al.gc:6
+  run -0 "$BED" kit create-topics --config segment.bytes=16777216 --bootstrap "$BED_TGT_BOOTSTRAP" al.gc:6
+  gone() {
+    "$HARNESS" targets 1 2 3 && sleep 6
+    timeout 60 podman rm -f -t 5 "$(bed_worker_name 5)" >/dev/null 2>&1 || true
+    for b in "$BED_SRC_BOOTSTRAP" "$BED_TGT_BOOTSTRAP"; do
+      "$BED" kit delete-records --bootstrap "$b" --topic al.gc --before 0:-1,1:-1,2:-1,3:-1,4:-1,5:-1 >/dev/null 2>&1 || true
+    done
+  }
+  # The worker starts while the backlog is written.
+  run -0 "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms64m -Xmx64m" "${GROUP_ENV[@]}"
+  "$BED" kit produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic al.gc --count "$n" --partitions 6 --timeout 600 >/dev/null ||
+    { gone; fail "the backlog of $n records was not written"; }
+  "$BED" worker-wait 5 180 >/dev/null || { gone; fail "worker 5 did not start"; }
+  "$HARNESS" targets 1 2 3 5 || { gone; fail "the targets were not rewritten"; }
+  rest_write POST 5 /connectors "$("$HARNESS" connector-json al-gc 'al\.gc')" || { gone; fail "al-gc not created"; }
+  target=$(metrics_target 5)
+  local t0=$SECONDS
+  wait_for 300 alert_matches firing MM2GCTimeHigh instance="$target" severity=warning ||
+    { msg="MM2GCTimeHigh not firing: $(alerts); GC share over 5 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[5m]))"), over 1 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"); copied: $("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc)"; gone; fail "$msg"; }
+  echo "# fired $((SECONDS - t0)) s after the connector; time in GC over the last minute: $(query_value "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"), old generation after GC $(query_value "max(jvm_memory_pool_collection_used_bytes{instance=\"$target\",pool=\"G1 Old Gen\"}) / sum(jvm_memory_max_bytes{instance=\"$target\",area=\"heap\"})") of the heap" >&3
+  # Only that worker, its tasks RUNNING and copying: nothing but the JVM says it.
+  run -0 bash -c "curl -sf '$PROM/api/v1/alerts' | jq '[.data.alerts[] | select(.labels.alertname == \"MM2GCTimeHigh\")] | length'"
+  assert_output 1
+  connector_tasks_running al-gc 3 5 || { msg="al-gc's tasks are not RUNNING: $(rest GET 5 /connectors/al-gc/status)"; gone; fail "$msg"; }
+  ends=$("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc | jq '[.[]] | add')
+  [ "${ends:-0}" -gt 0 ] || { gone; fail "nothing copied to the target's al.gc"; }
+  echo "# $ends of the $n records copied by then" >&3
+  run -0 gone
+  wait_for 60 alert_absent MM2GCTimeHigh || fail "MM2GCTimeHigh still active: $(alerts)"
+}
+
 @test "a worker restarted under a rebalance delay longer than the alert's for leaves the tasks spread unevenly and fires MM2TasksImbalanced; spread again, it resolves" {
   # The skew the incremental cooperative protocol leaves after a restart (IncrementalCooperativeAssignor):
   # a worker that leaves and rejoins within scheduled.rebalance.max.delay.ms gets its tasks back
@@ -333,14 +373,10 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   # rule's 30 minutes is for a skew that stays; Kafka's default delay, 300 s, leaves this one for
   # 5 minutes after every restart).  4 tasks: 2 and 2, then 2 and 0 (the pods of the main group
   # run 1 each).
-  g=mm2kit-al-skew
   run -0 "$BED" kit create-topics --bootstrap "$BED_SRC_BOOTSTRAP" al.skew:4
   run -0 "$BED" kit create-topics --bootstrap "$BED_TGT_BOOTSTRAP" al.skew:4
-  run -0 "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" "$g-configs:1:compact" "$g-offsets:5:compact" "$g-status:1:compact"
-  run -0 "$BED" kit grant --role workers --name "worker group=$g" --name "config topic=$g-configs" \
-    --name "offsets topic=$g-offsets" --name "status topic=$g-status" --name "target alias=target"
-  skew=("CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=120000" "CONNECT_GROUP_ID=$g" "CONNECT_CONFIG_STORAGE_TOPIC=$g-configs"
-    "CONNECT_OFFSET_STORAGE_TOPIC=$g-offsets" "CONNECT_STATUS_STORAGE_TOPIC=$g-status")
+  own_group mm2kit-al-skew >/dev/null || fail "the group mm2kit-al-skew was not set up"
+  skew=("CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=120000" "${GROUP_ENV[@]}")
   gone() {
     "$HARNESS" targets 1 2 3 && sleep 6
     timeout 60 podman rm -f -t 5 "$(bed_worker_name 5)" "$(bed_worker_name 6)" >/dev/null 2>&1

@@ -23,6 +23,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export BED_NAME=${BED_NAME:-mm2kit-al} BED_OCTET=${BED_OCTET:-24}
 export BED_DIR=${BED_DIR:-$root/build/alerts/bed}
+# The brokers' logs are tmpfs counted in their memory: MM2GCTimeHigh's test copies 12,000,000
+# records (about 1 GiB a broker) before it deletes them.
+export BED_BROKER_MEMORY=${BED_BROKER_MEMORY:-3g}
 # shellcheck source=tests/bed/bed.env
 . "$root/tests/bed/bed.env"
 : "${MM2KIT_CACHE:=/var/cache/mm2kit}"

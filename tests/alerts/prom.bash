@@ -144,3 +144,15 @@ group_settled() {
 
 # metrics_target I: worker I's scrape target as Prometheus labels it.
 metrics_target() { printf '%s:%s' "$(bed_worker_ip "$1")" "$(cat "$AL_DIR/metrics-port")"; }
+
+# own_group GROUP: a Connect group of its own beside the main one (another group.id and
+# internal topics on the target, granted to the workers' principal as docs/acls.md says); the
+# environment its workers start with, in the array GROUP_ENV.
+own_group() {
+  local g=$1
+  "$BED" kit create-topics --no-grant --bootstrap "$BED_TGT_BOOTSTRAP" "$g-configs:1:compact" "$g-offsets:5:compact" "$g-status:1:compact" || return 1
+  "$BED" kit grant --role workers --name "worker group=$g" --name "config topic=$g-configs" \
+    --name "offsets topic=$g-offsets" --name "status topic=$g-status" --name "target alias=target" || return 1
+  GROUP_ENV=("CONNECT_GROUP_ID=$g" "CONNECT_CONFIG_STORAGE_TOPIC=$g-configs" "CONNECT_OFFSET_STORAGE_TOPIC=$g-offsets"
+    "CONNECT_STATUS_STORAGE_TOPIC=$g-status")
+}
