@@ -147,7 +147,7 @@ def catch_up(c, mx, title, basis):
     """One catch-up's lines: files C.*, against MM2's maximum MX."""
     rate = int(read(f"{c}.rate"))
     stop, resume = int(read(f"{c}.stop")), int(read(f"{c}.resume"))
-    # EPOCH_MS SOURCE_END TARGET_END [LAG_0 ... LAG_N]: the per-partition lags since 2026-12-07
+    # EPOCH_MS SOURCE_END TARGET_END LAG_0 ... LAG_N (Pipe lag)
     full = [tuple(int(x) for x in ln.split()) for ln in read(f"{c}.lag").splitlines() if ln.strip()]
     rows = [r[:3] for r in full]
     t0 = rows[0][0]
@@ -176,7 +176,7 @@ def catch_up(c, mx, title, basis):
         # rate over the same share of the backlog, the records copied (the input's included) per s.
         a = next((r for r in at if r[1] - r[2] <= 0.9 * backlog), None)
         b = next((r for r in at if r[1] - r[2] <= 0.1 * backlog), None)
-        r1090 = 0
+        r1090 = None
         if a and b and b[0] > a[0]:
             r1090 = (b[2] - a[2]) / ((b[0] - a[0]) / 1000)
             print(f"  drain rate from 10 % to 90 % of the backlog (as the maximum is measured): {r1090:.0f} records/s "
@@ -184,7 +184,7 @@ def catch_up(c, mx, title, basis):
         per = [r for r in full if r[0] >= resume and len(r) > 3]
         if per:
             n = len(per[0]) - 3
-            back = [max(1, per[0][3 + i]) for i in range(n)]
+            back = [per[0][3 + i] for i in range(n)]
             # A partition is drained once its lag is within its share of the steady band.
             done = [next(((r[0] - resume) / 1000 for r in per if r[3 + i] <= max(1, band // n)), None) for i in range(n)]
             cells = " ".join(f"p{i} {back[i]} {'%.1f s' % d if d is not None else 'never'}" for i, d in enumerate(done))
@@ -201,11 +201,11 @@ def catch_up(c, mx, title, basis):
     else:
         print("  the lag never came back within the steady band while sampled")
         return None
-    return drained / max(0.001, t_flow) / mx, (r1090 / mx if a and b and b[0] > a[0] else None)
+    return drained / max(0.001, t_flow) / mx, (r1090 / mx if r1090 is not None else None)
 
 
 # The catch-ups: each against the mean of MM2's maximum timed right before and right after it
-# (mm2-cu(K-1) and mm2-cuK); one file set "catchup.*" (before 2026-12-07) against the median.
+# (mm2-cu(K-1) and mm2-cuK).
 ks = sorted(int(m.group(1)) for m in (re.match(r"catchup-(\d+)\.lag$", f) for f in os.listdir(D)) if m)
 if ks:
     ratios = []
@@ -224,8 +224,6 @@ if ks:
               f"{statistics.median(whole):.2f}x from the first record copied ({', '.join(f'{r:.2f}' for r in whole)})"
               + (f"; {statistics.median(mid):.2f}x from 10 % to 90 % of the backlog ({', '.join(f'{r:.2f}' for r in mid)})"
                  if mid else ""))
-elif os.path.exists(os.path.join(D, "catchup.lag")):
-    catch_up("catchup", mm2_rate.get("sasl_plaintext", 0), "", "the median above")
 
 if SIZING and "sasl_plaintext" in PROFILES:
     print()
