@@ -555,10 +555,11 @@ preflight_check preflight-1 "$rc"
 if [ "$on" = kube ]; then
   rc=0
   # A worker has no INI: the runbook's line takes the INI's answers (the bed's one broker: 1, 1).
-  { rbw preflight-workers preflight-workers 1 \
-    "INTERNAL_REPLICATION_FACTOR=$(sed -n 's/^internal.replication.factor *= *//p' "$JOBFILES/migration.ini")" \
-    "INTERNAL_MIN_INSYNC_REPLICAS=$(sed -n 's/^internal.min.insync.replicas *= *//p' "$JOBFILES/migration.ini")" &&
-    rbw preflight-workers-save preflight-workers 2; } || rc=$?
+  # (Both lines: the block's placeholders are filled for the whole block.)
+  answers=("INTERNAL_REPLICATION_FACTOR=$(sed -n 's/^internal.replication.factor *= *//p' "$JOBFILES/migration.ini")"
+    "INTERNAL_MIN_INSYNC_REPLICAS=$(sed -n 's/^internal.min.insync.replicas *= *//p' "$JOBFILES/migration.ini")")
+  { rbw preflight-workers preflight-workers 1 "${answers[@]}" &&
+    rbw preflight-workers-save preflight-workers 2 "${answers[@]}"; } || rc=$?
   check runbook.preflight-workers "$(is_ok [ "$rc" = 0 ] && jq -e '.refused == false' "$CUT/preflight-workers.json" >/dev/null)" \
     "preflight --workers in a worker exited $rc: $(jq -c '[.findings[] | select(.severity != "pass") | .message[0:120]]' "$CUT/preflight-workers.json" 2>/dev/null)"
 fi
@@ -729,6 +730,12 @@ for d in "${ROLLS[@]}"; do
     audit after-roll-1
     kills "hard kills" "$KILLS"
     audit after-kills
+    # Step 11's look at a restarted worker's previous log, while the killed pod is still there
+    # (the full run's later rolling updates replace it).
+    if [ "$on" = kube ]; then
+      rbw worker-log worker-log 1 "WORKER_POD=$LAST_KILLED" || die "step 11's logs --previous of $LAST_KILLED failed: $(cat "$CUT/worker-log.err")"
+      check runbook.worker-log "$(is_ok [ -s "$CUT/worker-log.out" ])" "step 11: kubectl logs --previous $LAST_KILLED: $(wc -l <"$CUT/worker-log.out") lines"
+    fi
   fi
   # In a rolling update the leader's replacement ends any pending delay early (a new
   # leader reassigns at once); an eviction shows Kafka's default delay running its course.
@@ -741,8 +748,6 @@ rc=0
 check runbook.observe "$(is_ok [ "$rc" = 0 ])" "step 11: status exit $rc; $(grep -h '^total lag' "$CUT/observe-status.out"); $(cat "$CUT/observe-probe.out" 2>/dev/null)"
 if [ "$on" = kube ]; then
   { rbw observe-pods observe-pods 1 && rbw observe-monitor observe-pods 2; } || die "step 11's kubectl lines failed: $(cat "$CUT/observe-pods.err" "$CUT/observe-monitor.err")"
-  rbw worker-log worker-log 1 "WORKER_POD=$LAST_KILLED" || die "step 11's logs --previous of $LAST_KILLED failed: $(cat "$CUT/worker-log.err")"
-  check runbook.worker-log "$(is_ok [ -s "$CUT/worker-log.out" ])" "step 11: kubectl logs --previous $LAST_KILLED: $(wc -l <"$CUT/worker-log.out") lines"
 fi
 
 # ---- the end: the producer stops, the target catches up ----------------------------------------

@@ -23,12 +23,14 @@ RB_WS=$W/workstation
 
 # rb_line ID N [NAME=VALUE...]: the command, placeholders filled in; dies on one left over.
 rb_line() {
-  local id=$1 n=$2 kv line
+  local id=$1 n=$2 kv line out
   local -a sets=() cmds
   shift 2
   for kv in "$@"; do sets+=(--set "$kv"); done
-  mapfile -t cmds < <("$RB_EXTRACT" --block "$id" "${sets[@]}" --strict) ||
+  # Not mapfile < <(...): a process substitution's failure would go unseen.
+  out=$("$RB_EXTRACT" --block "$id" "${sets[@]}" --strict) ||
     die "scripts/runbook-commands --block $id: $("$RB_EXTRACT" --block "$id" "${sets[@]}" --strict 2>&1 >/dev/null)"
+  mapfile -t cmds <<<"$out"
   line=${cmds[$((n - 1))]:-}
   [ -n "$line" ] || die "docs/RUNBOOK.md's block $id has no command $n"
   printf '%s\n' "$line"
@@ -44,7 +46,8 @@ rb_done() {
 rbo() {
   local step=$1 id=$2 n=$3 line t0 rc=0
   shift 3
-  line=$(rb_line "$id" "$n" "$@")
+  # rb_line's die ends only this command substitution: end the run too.
+  line=$(rb_line "$id" "$n" "$@") || exit 4
   case $line in
     mm2-offsets\ * | mm2-probe\ *) ;;
     *) die "docs/RUNBOOK.md's $id/$n runs in the operator pod but is not mm2-offsets or mm2-probe: $line" ;;
@@ -59,7 +62,8 @@ rbw() {
   local step=$1 id=$2 n=$3 line t0 rc=0
   shift 3
   [ "$on" = kube ] || die "rbw $id/$n: workstation lines run on the kube rehearsal only"
-  line=$(rb_line "$id" "$n" "$@")
+  # rb_line's die ends only this command substitution: end the run too.
+  line=$(rb_line "$id" "$n" "$@") || exit 4
   if [ ! -d "$RB_WS" ]; then
     mkdir -p "$RB_WS"
     ln -sfn "$CUT" "$RB_WS/cutover"
