@@ -8,11 +8,13 @@
 #   harness.sh down     stop what up started (by recorded PID), keep the logs, remove the bed
 #   harness.sh targets [I...]  rewrite the scrape targets (file_sd) from where the pods run
 #                       (workers 1 2 3 unless told)
+#   harness.sh scrape I [NAMESPACE]  pod I added to them, labelled with that namespace
+#   harness.sh unscrape I...  these pods taken out of them
 #   harness.sh worker I [NAME=VALUE...]  start pod I (4..9: one more than the Deployment's
 #                       replicas, as a rolling update adds) as the rendered Deployment says,
 #                       with these environment values in place of its own
 #
-# Where the pods run is the `targets` function alone: the podman bed today
+# Where the pods run is the `targets_write` function alone: the podman bed today
 # (each worker's static IP); on a real cluster, the Pod IPs of the Service's
 # endpoints (kubectl get endpoints), with everything else unchanged.
 # Prometheus, Alertmanager and the receiver listen on 127.0.0.1 only; the
@@ -44,23 +46,48 @@ log() { printf 'alerts-e2e: %s\n' "$*" >&2; }
 die() { printf 'alerts-e2e: error: %s\n' "$1" >&2; exit "${2:-4}"; }
 
 # ---- where the pods run: the only part that changes on a real cluster -----------------------
-# targets PORT: the scrape targets, one per worker pod, labelled as
-# prometheus-operator labels a ServiceMonitor's targets.
-targets() { # PORT [I...]
-  local port=$1 i sep='' out=$AL_DIR/targets.json.new
-  shift
-  [ $# -gt 0 ] || set -- $(seq 1 "$WORKERS")
+# The scrape targets, one per worker pod, labelled as prometheus-operator labels a
+# ServiceMonitor's targets; a pod of a Connect group of its own may carry another namespace,
+# as a second Deployment in a namespace of its own would, so that the rules that aggregate by
+# namespace (the tasks' spread, the latency percentile) judge each group apart.  The list
+# ($AL_DIR/targets.list, "I NAMESPACE" a line) is changed under a lock: the tests that run side
+# by side each add and remove their own pods.
+#   targets PORT [I...]       exactly these pods (1..WORKERS unless told), in the bed's namespace
+#   scrape PORT I [NAMESPACE] pod I added (or its namespace changed)
+#   unscrape PORT I...        these pods removed
+targets_write() { # PORT: targets.json from targets.list
+  local port=$1 i ns sep='' out=$AL_DIR/targets.json.new
   {
     printf '['
-    for i in "$@"; do
+    while read -r i ns; do
+      [ -n "$i" ] || continue
       printf '%s' "$sep"
       sep=,
       printf '{"targets":["%s:%s"],"labels":{"namespace":"%s","pod":"%s","service":"mm2-connect","endpoint":"metrics"}}' \
-        "$(bed_worker_ip "$i")" "$port" "$BED_NAME" "$(bed_worker_name "$i")"
-    done
+        "$(bed_worker_ip "$i")" "$port" "$ns" "$(bed_worker_name "$i")"
+    done <"$AL_DIR/targets.list"
     printf ']\n'
   } >"$out"
   mv "$out" "$AL_DIR/targets.json"
+}
+targets_change() { # PORT targets|scrape|unscrape ARGS...
+  local port=$1 how=$2 i
+  shift 2
+  exec 8>>"$AL_DIR/targets.lock"
+  flock -w 30 8 || { printf 'harness.sh: the target list stayed locked for 30 s\n' >&2; return 4; }
+  touch "$AL_DIR/targets.list"
+  case $how in
+    targets)
+      [ $# -gt 0 ] || set -- $(seq 1 "$WORKERS")
+      for i in "$@"; do printf '%s %s\n' "$i" "$BED_NAME"; done >"$AL_DIR/targets.list.new" ;;
+    scrape)
+      { awk -v i="$1" '$1 != i' "$AL_DIR/targets.list"; printf '%s %s\n' "$1" "${2:-$BED_NAME}"; } >"$AL_DIR/targets.list.new" ;;
+    unscrape)
+      awk -v drop=" $* " 'index(drop, " " $1 " ") == 0' "$AL_DIR/targets.list" >"$AL_DIR/targets.list.new" ;;
+  esac
+  mv "$AL_DIR/targets.list.new" "$AL_DIR/targets.list"
+  targets_write "$port"
+  exec 8>&-
 }
 
 # ---- processes this harness starts, stopped by recorded PID ----------------------------------
@@ -126,15 +153,15 @@ connector_json() { # NAME TOPICS_REGEX [EXTRA_CONFIG_JSON]
 
 # pod_run I [NAME=VALUE...]: worker pod I as the rendered Deployment says (its
 # environment, Secret values, mounts, limits), each NAME=VALUE in place of its own.
-pod_run() {
+pod_run() { # I [NAME=VALUE...]; its own secrets file: tests/alerts/cases.bash starts pods side by side
   local i=$1 a pod_args=() args=() kv
   shift
   umask 077
   { jq -n --arg j "$BED_JAAS" --arg sj "$BED_SOURCE_JAAS" --arg tj "$BED_TARGET_JAAS" \
       '{"mm2-connect-auth": {"sasl-jaas-config": $j, "source-sasl-jaas-config": $sj,
-      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets.json"
-  mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets.json")
-  rm -f "$AL_DIR/secrets.json"
+      "target-sasl-jaas-config": $tj}}'; bed_rest_secret_json; } | jq -s add >"$AL_DIR/secrets-$i.json"
+  mapfile -t pod_args < <("$LPY" "$root/tests/k8s/podman_args.py" run "$AL_DIR/overlay.yaml" __POD_IP__ "$AL_DIR/secrets-$i.json")
+  rm -f "$AL_DIR/secrets-$i.json"
   umask 022
   [ "${#pod_args[@]}" -gt 20 ] || die "podman_args gave ${#pod_args[@]} arguments"
   pod_args+=(-v "$AL_DIR/connect-mm2.properties:/etc/mm2/connect-mm2.properties:ro")
@@ -198,7 +225,7 @@ up() {
   for i in $(seq 1 "$WORKERS"); do pod_run "$i"; done
 
   # Prometheus, Alertmanager and the receiver, while the workers start.
-  targets "$port"
+  targets_change "$port" targets
   "$LPY" "$here/webhook_sink.py" "${HOOK_ADDR##*:}" "$AL_DIR/webhook.jsonl" >"$AL_DIR/webhook.log" 2>&1 &
   started webhook $!
   prometheus-alertmanager --config.file="$AL_DIR/alertmanager.yml" --storage.path="$AL_DIR/am-data" \
@@ -236,7 +263,17 @@ up() {
 case "${1:-}" in
   up) up ;;
   down) down ;;
-  targets) shift; targets "$(cat "$AL_DIR/metrics-port")" "$@" ;;
+  targets|unscrape)
+    for i in "${@:2}"; do
+      [[ $i =~ ^[1-9]$ ]] || { printf 'usage: harness.sh %s [I...] (I in 1..9)\n' "$1" >&2; exit 2; }
+    done
+    targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
+  scrape)
+    if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ $2 =~ ^[1-9]$ ]] || ! [[ ${3:-x} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
+      printf 'usage: harness.sh scrape I [NAMESPACE] (I in 1..9)\n' >&2
+      exit 2
+    fi
+    targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   worker)
     if [ $# -lt 2 ] || ! [[ $2 =~ ^[4-9]$ ]]; then
       printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..9)\n' >&2
@@ -244,5 +281,5 @@ case "${1:-}" in
     fi
     shift; pod_run "$@" ;;
   connector-json) shift; connector_json "$@" ;;
-  *) printf 'usage: harness.sh up | down | targets [I...] | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
+  *) printf 'usage: harness.sh up | down | targets [I...] | scrape I [NAMESPACE] | unscrape I... | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
 esac

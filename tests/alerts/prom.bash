@@ -135,11 +135,12 @@ failed_tasks_history() {
     jq -c '[.[] | {(.metric.instance): (reduce .values[] as $s ([]; if length > 0 and .[-1][0] == $s[1] then . else . + [[$s[1], ($s[0] | floor)]] end) | map("\(.[0])@\(.[1])") | join(" "))}] | add'
 }
 
-# group_settled SECONDS: every scraped worker finished its last rebalance at
-# least SECONDS ago and none is rebalancing (as Prometheus last saw them).
+# group_settled SECONDS: every scraped worker of the main group (its namespace: cases.bash's
+# groups have their own) finished its last rebalance at least SECONDS ago and none is
+# rebalancing (as Prometheus last saw them).
 group_settled() {
-  [ "$(query_value "count(kafka_connect_worker_rebalance_time_since_last_rebalance_ms < $1 * 1000) or vector(0)")" = 0 ] &&
-    [ "$(query_value 'max(kafka_connect_worker_rebalance_rebalancing)')" = 0 ]
+  [ "$(query_value "count(kafka_connect_worker_rebalance_time_since_last_rebalance_ms{namespace=\"$BED_NAME\"} < $1 * 1000) or vector(0)")" = 0 ] &&
+    [ "$(query_value "max(kafka_connect_worker_rebalance_rebalancing{namespace=\"$BED_NAME\"})")" = 0 ]
 }
 
 # metrics_target I: worker I's scrape target as Prometheus labels it.
