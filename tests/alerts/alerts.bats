@@ -198,7 +198,8 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 @test "a producer holding records back fires MM2ReplicationLatencyHigh against the operator's bound; the image's linger resolves it" {
   # From here on, the faults of cases.bash run side by side in the background, on pods of
   # Connect groups of their own (their tests, after the rebalance that cannot end, wait for
-  # them): the tests in between (whose waits have room for a loaded machine) ask about the main group's namespace alone.
+  # them): the tests in between, whose waits leave room for a loaded machine, ask about the main
+  # group's namespace alone.
   # (Not the GC case: beside the others its 64 MiB worker failed with OutOfMemoryError, on
   # 2026-12-07, with the CPU they take; its test starts it alone, once they are over.)
   case_start auth
@@ -260,15 +261,14 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   run -0 "$BED" kit grant --role workers --name "config topic=$other"
   run -0 "$HARNESS" worker 4 "CONNECT_CONFIG_STORAGE_TOPIC=$other"
   run -0 "$HARNESS" scrape 4
-  gone() { drop_pods 4; }
   wait_for 180 alert_matches firing MM2RebalanceStuck namespace="$BED_NAME" severity=warning ||
-    { gone; fail "MM2RebalanceStuck not firing: $(alerts); rebalancing: $(query 'kafka_connect_worker_rebalance_rebalancing')"; }
+    { drop_pods 4; fail "MM2RebalanceStuck not firing: $(alerts); rebalancing: $(query 'kafka_connect_worker_rebalance_rebalancing')"; }
   # It is the new pod that cannot finish.
   run -0 query_value "max(kafka_connect_worker_rebalance_rebalancing{instance=\"$(metrics_target 4)\"})"
   assert_output 1
   podman logs "$(bed_worker_name 4)" 2>&1 | grep -q 'does not match group assignment' ||
-    { gone; fail "worker 4 did not log the config offset mismatch"; }
-  run -0 gone
+    { drop_pods 4; fail "worker 4 did not log the config offset mismatch"; }
+  run -0 drop_pods 4
   wait_for 120 alert_absent MM2RebalanceStuck namespace="$BED_NAME" || fail "MM2RebalanceStuck still active: $(alerts)"
   wait_for 120 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks again: $(rest GET 1 /connectors/al/status)"
   wait_for 60 alert_absent MM2WorkerNotScraped namespace="$BED_NAME" || fail "a target left behind: $(alerts)"

@@ -2,9 +2,10 @@
 # The faults of alerts.bats that need pods of a Connect group of their own (a failing login, the
 # JVM's alerts and the tasks' spread), run side by side in the background while the main group's
 # tests go on: each takes two to three minutes of waiting on a rule's window, and none touches
-# the main group.  The GC case runs alone, started by its own test (alerts.bats says why).  Each case's pods are scraped in a namespace of their own (harness.sh scrape), as a
-# second Deployment in its own namespace would be, so that the rules that aggregate by namespace
-# judge each group apart, and the main group's tests ask about their own namespace.
+# the main group.  The GC case runs alone, started by its own test (alerts.bats says why).  Each
+# case's pods are scraped in a namespace of their own (harness.sh scrape), as a second
+# Deployment in its own namespace would be, so that the rules that aggregate by namespace judge
+# each group apart, and the main group's tests ask about their own namespace.
 #
 #   case_start NAME    run NAME_case in the background: its lines in $AL_DIR/case-NAME.log, its
 #                      exit status in case-NAME.rc once it ends; its pods removed however it ends
@@ -27,8 +28,8 @@ case_start() {
   local name=$1
   rm -f "$AL_DIR/case-$name.rc"
   : >"$BATS_RUN_TMPDIR/case-$name.started"
-  # The case in a subshell of its own (its EXIT trap its own); the status file appears whole,
-  # once the case and that trap are over.
+  # The case in a subshell of its own (its EXIT trap its own); the status file is written once
+  # the case and that trap are over.
   (
     # Not bats' traps: they would take this process's failures for the test's.  (No -e in the
     # cases either: an exit by -e undoes the redirections of the bats function this subshell
@@ -38,17 +39,28 @@ case_start() {
     trap - ERR DEBUG
     set +eET
     ("${name}_case") &
-    local pid=$! rc
-    # harness.sh down stops it by its recorded PID (and start time) if the run ends first.
-    printf 'case-%s %s %s\n' "$name" "$pid" "$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f20)" >>"$AL_DIR/pids"
+    local pid=$!
+    # harness.sh down stops it by its recorded PID if the run ends first.
+    "$HARNESS" adopt "case-$name" "$pid"
     wait "$pid"
-    rc=$?
-    echo "$rc" >"$AL_DIR/case-$name.rc.new"
-    mv "$AL_DIR/case-$name.rc.new" "$AL_DIR/case-$name.rc"
+    echo "$?" >"$AL_DIR/case-$name.rc"
   ) &
 }
 
 case_done() { [ -s "$AL_DIR/case-$1.rc" ]; }
+
+# pod_ready I NAMESPACE: pod I, started by harness.sh worker, answers and is scraped in that
+# namespace.
+pod_ready() {
+  "$BED" worker-wait "$1" 180 >/dev/null || die "worker $1 did not start"
+  "$HARNESS" scrape "$1" "$2" || die "worker $1 not added to the targets"
+}
+
+# old_gen_share TARGET: the old generation after GC over the heap's maximum, as
+# MM2HeapAfterGCHigh reads it, for that scrape target.
+old_gen_share() {
+  query_value "max(jvm_memory_pool_collection_used_bytes{instance=\"$1\",pool=\"G1 Old Gen\"}) / sum(jvm_memory_max_bytes{instance=\"$1\",area=\"heap\"})"
+}
 
 case_wait() {
   local name=$1 rc
@@ -69,22 +81,20 @@ case_wait() {
 # At 64 MiB of heap, a 28 MiB buffer gave 87 % and 32 MiB failed the task with
 # OutOfMemoryError (MM2TaskFailed's case): the larger heap leaves room on both sides.
 heap_case() {
-  local ns=al-heap target n
+  local ns=al-heap target
   trap 'drop_pods 5' EXIT
   own_group mm2kit-al-heap >/dev/null || die "the group mm2kit-al-heap was not set up"
   "$HARNESS" worker 5 "KAFKA_HEAP_OPTS=-Xms128m -Xmx128m" "${GROUP_ENV[@]}" >/dev/null || die "worker 5 not started"
-  "$BED" worker-wait 5 180 >/dev/null || die "worker 5 did not start"
-  "$HARNESS" scrape 5 $ns || die "worker 5 not added to the targets"
+  pod_ready 5 $ns
   rest_write POST 5 /connectors "$("$HARNESS" connector-json al-heap 'al\.fail' '{"tasks.max":"1","source.consumer.auto.offset.reset":"latest","producer.override.linger.ms":"30000","producer.override.batch.size":"96468992","producer.override.buffer.memory":"134217728","producer.override.max.request.size":"104857600","producer.override.delivery.timeout.ms":"120000"}')" ||
     die "al-heap not created"
   target=$(metrics_target 5)
   wait_for 180 alert_matches firing MM2HeapAfterGCHigh instance="$target" namespace=$ns severity=warning ||
     die "MM2HeapAfterGCHigh not firing: $(alerts); old gen after GC: $(query 'jvm_memory_pool_collection_used_bytes{pool="G1 Old Gen"}')"
-  echo "# heap: old generation after GC on the small worker: $(query_value "max(jvm_memory_pool_collection_used_bytes{instance=\"$target\",pool=\"G1 Old Gen\"}) / sum(jvm_memory_max_bytes{instance=\"$target\",area=\"heap\"})") of its heap"
+  echo "# heap: old generation after GC on the small worker: $(old_gen_share "$target") of its heap"
   # Only that worker (none of the main group's, whose heaps are the image's), and its task still
   # RUNNING: nothing but the heap says it yet.
-  n=$(curl -sf "$PROM/api/v1/alerts" | jq --arg ns "$BED_NAME" '[.data.alerts[] | select(.labels.alertname == "MM2HeapAfterGCHigh" and .labels.namespace == $ns)] | length')
-  [ "$n" = 0 ] || die "MM2HeapAfterGCHigh active for $n worker(s) of the main group: $(alerts)"
+  alert_absent MM2HeapAfterGCHigh namespace="$BED_NAME" || die "MM2HeapAfterGCHigh active for a worker of the main group: $(alerts)"
   connector_tasks_running al-heap 1 5 || die "al-heap's task is not RUNNING: $(rest GET 5 /connectors/al-heap/status)"
   trap - EXIT
   drop_pods 5
@@ -105,7 +115,7 @@ heap_case() {
 # Segments of 16 MiB, the records deleted afterwards: the brokers' logs are tmpfs.  A backlog
 # copied is latency as users feel it too: MM2ReplicationLatencyHigh fires in this namespace.
 gc_case() {
-  local ns=al-gc n=12000000 target t0 ends count
+  local ns=al-gc n=12000000 target t0 ends
   gc_gone() {
     drop_pods 6
     for b in "$BED_SRC_BOOTSTRAP" "$BED_TGT_BOOTSTRAP"; do
@@ -122,18 +132,16 @@ gc_case() {
   "$HARNESS" worker 6 "KAFKA_HEAP_OPTS=-Xms64m -Xmx64m" "${GROUP_ENV[@]}" >/dev/null || die "worker 6 not started"
   "$BED" kit produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic al.gc --count "$n" --partitions 6 --timeout 600 >/dev/null ||
     die "the backlog of $n records was not written"
-  "$BED" worker-wait 6 180 >/dev/null || die "worker 6 did not start"
-  "$HARNESS" scrape 6 $ns || die "worker 6 not added to the targets"
+  pod_ready 6 $ns
   rest_write POST 6 /connectors "$("$HARNESS" connector-json al-gc 'al\.gc')" || die "al-gc not created"
   target=$(metrics_target 6)
   t0=$SECONDS
   wait_for 300 alert_matches firing MM2GCTimeHigh instance="$target" namespace=$ns severity=warning ||
     die "MM2GCTimeHigh not firing: $(alerts); GC share over 5 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[5m]))"), over 1 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"); copied: $("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc)"
-  echo "# GC: fired $((SECONDS - t0)) s after the connector; time in GC over the last minute: $(query_value "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"), old generation after GC $(query_value "max(jvm_memory_pool_collection_used_bytes{instance=\"$target\",pool=\"G1 Old Gen\"}) / sum(jvm_memory_max_bytes{instance=\"$target\",area=\"heap\"})") of the heap"
+  echo "# GC: fired $((SECONDS - t0)) s after the connector; time in GC over the last minute: $(query_value "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"), old generation after GC $(old_gen_share "$target") of the heap"
   # Only that worker (none of the main group's), its tasks RUNNING and copying: nothing but the
   # JVM says it.
-  count=$(curl -sf "$PROM/api/v1/alerts" | jq --arg ns "$BED_NAME" '[.data.alerts[] | select(.labels.alertname == "MM2GCTimeHigh" and .labels.namespace == $ns)] | length')
-  [ "$count" = 0 ] || die "MM2GCTimeHigh active for $count worker(s) of the main group: $(alerts)"
+  alert_absent MM2GCTimeHigh namespace="$BED_NAME" || die "MM2GCTimeHigh active for a worker of the main group: $(alerts)"
   connector_tasks_running al-gc 3 6 || die "al-gc's tasks are not RUNNING: $(rest GET 6 /connectors/al-gc/status)"
   ends=$("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc | jq '[.[]] | add')
   [ "${ends:-0}" -gt 0 ] || die "nothing copied to the target's al.gc"
@@ -160,11 +168,9 @@ skew_case() {
   skew=("CONNECT_SCHEDULED_REBALANCE_MAX_DELAY_MS=120000" "${GROUP_ENV[@]}")
   # Pod 7 first, so that it leads the group and pod 8, which restarts, does not.
   "$HARNESS" worker 7 "${skew[@]}" >/dev/null || die "worker 7 not started"
-  "$BED" worker-wait 7 180 >/dev/null || die "worker 7 did not start"
+  pod_ready 7 $ns
   "$HARNESS" worker 8 "${skew[@]}" >/dev/null || die "worker 8 not started"
-  "$BED" worker-wait 8 180 >/dev/null || die "worker 8 did not start"
-  "$HARNESS" scrape 7 $ns || die "worker 7 not added to the targets"
-  "$HARNESS" scrape 8 $ns || die "worker 8 not added to the targets"
+  pod_ready 8 $ns
   rest_write POST 7 /connectors "$("$HARNESS" connector-json al-skew 'al\.skew' '{"tasks.max":"4"}')" || die "al-skew not created"
   # What the alert reads: each pod's task-count, from its exporter.  (The REST status is no
   # witness here: it kept showing the restarted pod's two tasks RUNNING there, the status
@@ -203,8 +209,7 @@ auth_case() {
   trap 'drop_pods 9' EXIT
   own_group mm2kit-al-auth >/dev/null || die "the group mm2kit-al-auth was not set up"
   "$HARNESS" worker 9 "${GROUP_ENV[@]}" >/dev/null || die "worker 9 not started"
-  "$BED" worker-wait 9 180 >/dev/null || die "worker 9 did not start"
-  "$HARNESS" scrape 9 $ns || die "worker 9 not added to the targets"
+  pod_ready 9 $ns
   target=$(metrics_target 9)
   rest_write POST 9 /connectors "$("$HARNESS" connector-json al-auth 'al\.fail' '{"tasks.max":"1","source.consumer.sasl.jaas.config":"org.apache.kafka.common.security.plain.PlainLoginModule required username=\"mm2-source\" password=\"wrong-on-purpose\";"}')" ||
     die "al-auth not created"

@@ -10,6 +10,7 @@
 #                       (workers 1 2 3 unless told)
 #   harness.sh scrape I [NAMESPACE]  pod I added to them, labelled with that namespace
 #   harness.sh unscrape I...  these pods taken out of them
+#   harness.sh adopt NAME PID  a process a test started, stopped by down like the harness's own
 #   harness.sh worker I [NAME=VALUE...]  start pod I (4..9: one more than the Deployment's
 #                       replicas, as a rolling update adds) as the rendered Deployment says,
 #                       with these environment values in place of its own
@@ -281,5 +282,11 @@ case "${1:-}" in
     fi
     shift; pod_run "$@" ;;
   connector-json) shift; connector_json "$@" ;;
-  *) printf 'usage: harness.sh up | down | targets [I...] | scrape I [NAMESPACE] | unscrape I... | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA]\n' >&2; exit 2 ;;
+  adopt)
+    if [ $# != 3 ] || ! [[ $3 =~ ^[0-9]+$ ]]; then
+      printf 'usage: harness.sh adopt NAME PID\n' >&2
+      exit 2
+    fi
+    started "$2" "$3" ;;
+  *) printf 'usage: harness.sh up | down | targets [I...] | scrape I [NAMESPACE] | unscrape I... | worker I [NAME=VALUE...] | connector-json NAME TOPICS [EXTRA] | adopt NAME PID\n' >&2; exit 2 ;;
 esac

@@ -49,8 +49,8 @@ CONN=wk
   # before it forwards a stop (DistributedHerder.stopConnector): one that has not read the new
   # record yet answers 404 itself (seen once in make compat, on 3.9.1).  A client asks once the
   # worker knows it.
-  wait_for 30 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' http://$(bed_worker_ip "$third"):8088/connectors/$CONN)\" = 200 ]" ||
-    fail "worker $third did not learn of $CONN within 30 s"
+  knows() { [ "$(rest GET "$1" "/connectors/$CONN" | head -n 1)" = 200 ]; }
+  wait_for 30 knows "$third" || fail "worker $third did not learn of $CONN within 30 s"
   run -0 rest PUT "$third" "/connectors/$CONN/stop"
   assert_line --index 0 204
   wait_for 60 bash -c "curl -s http://$(bed_worker_ip "$leader"):8088/connectors/$CONN/status | grep -q '\"state\":\"STOPPED\"'"
