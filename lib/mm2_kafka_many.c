@@ -7,9 +7,10 @@
  * last offset, the partition's end, or its byte budget) is paused, so nothing more is fetched for
  * it; the pauses are sent in batches (PAUSE_BATCH, or whenever the queue is idle), since one pause
  * call per range cost librdkafka an op round per partition. A read may also be capped by the memory
- * its records take together: a range whose next record would pass that cap is deferred (its records
- * dropped, for a caller to read it in a later pass) and the others go on, so what is held never
- * passes the cap.
+ * its records take together: when a record would pass that cap, the range of the lane that holds
+ * the most and is not done yet is deferred (its records dropped, for a caller to read it in a later
+ * pass) and the others go on, so what is held never passes the cap and the small ranges, which
+ * can end within it, are the ones that end.
  *
  * The ranges are spread over lanes of at most k->per_reader partitions
  * (MM2_KAFKA_HANDLE_PER_READER), each on a handle of its own (mm2_kafka_handle_reader) and a thread
@@ -45,6 +46,7 @@ struct many {
     const struct mm2_deadline *dl;
     struct mm2_record_list *out;
     size_t *cap;
+    size_t *own; /* mm2_record_cost of the records in out[i] */
     size_t *bytes;
     bool *done;
     bool *cut;
@@ -135,17 +137,53 @@ static void finish(struct lane *l, size_t i)
         pause_flush(l);
 }
 
-/* Range i's next record would take the records held past the memory cap: the range is
- * deferred, its records freed (room for the others, which go on). */
+/* Range i is deferred: its records are freed (room for the others, which go on). */
 static void defer(struct lane *l, size_t i)
 {
     struct many *m = l->m;
 
-    atomic_fetch_sub(&m->held, mm2_record_list_cost(&m->out[i]));
+    atomic_fetch_sub(&m->held, m->own[i]);
     mm2_record_list_free(&m->out[i]);
+    m->own[i] = 0;
     m->cap[i] = 0;
     m->deferred[i] = true;
     finish(l, i);
+}
+
+/* The lane's range, other than i and not done, whose records hold the most; m->n when none
+ * holds any. Only the lane's own ranges: the other lanes' belong to their threads. */
+static size_t heaviest(const struct lane *l, size_t i)
+{
+    const struct many *m = l->m;
+    size_t best = m->n;
+
+    for (size_t j = 0; j < l->n; j++) {
+        size_t x = l->idx[j].i;
+        if (x != i && !m->done[x] && m->own[x] > 0 && (best == m->n || m->own[x] > m->own[best]))
+            best = x;
+    }
+    return best;
+}
+
+/* Range i's new record, of cost, would pass the memory cap. The range of the lane holding the
+ * most gives way until the record fits: a range holding more than i would with the record is
+ * deferred, and when none does, i itself is (its record dropped). Deferring whichever range's
+ * record came last instead left the cap full of the large ranges' first records, so that every
+ * small range was deferred and a read could end none. False when i was deferred. */
+static bool make_room(struct lane *l, size_t i, size_t cost)
+{
+    struct many *m = l->m;
+
+    while (!reserve(m, cost)) {
+        size_t j = heaviest(l, i);
+        if (j == m->n || m->own[j] <= m->own[i] + cost) {
+            mm2_kafka_read_record_pop(&m->out[i]); /* never held: read again later */
+            defer(l, i);
+            return false;
+        }
+        defer(l, j);
+    }
+    return true;
 }
 
 /* Takes one message: a record of a range, the end of a partition, or an error. */
@@ -202,11 +240,9 @@ static enum mm2_status take(struct lane *l, const rd_kafka_message_t *msg, struc
     if (!mm2_kafka_read_record_append(&m->out[i], &m->cap[i], SIZE_MAX, msg))
         return mm2_kafka_handle_fail(m->k, err, MM2_UNEXPECTED, "read: out of memory");
     cost = mm2_record_cost(&m->out[i].v[m->out[i].n - 1]);
-    if (!reserve(m, cost)) {
-        mm2_kafka_read_record_pop(&m->out[i]); /* never held: the range is read again later */
-        defer(l, i);
+    if (!make_room(l, i, cost))
         return MM2_OK;
-    }
+    m->own[i] += cost;
     m->bytes[i] += record_bytes(msg);
     if (msg->offset + 1 >= m->r[i].until)
         finish(l, i);
@@ -480,13 +516,14 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
     if (st != MM2_OK)
         return st;
     m.cap = calloc(n, sizeof(*m.cap));
+    m.own = calloc(n, sizeof(*m.own));
     m.bytes = calloc(n, sizeof(*m.bytes));
     m.done = calloc(n, sizeof(*m.done));
     m.paused = calloc(n, sizeof(*m.paused));
     memset(cut, 0, n * sizeof(*cut));
     if (deferred != NULL)
         memset(deferred, 0, n * sizeof(*deferred));
-    if (m.cap == NULL || m.bytes == NULL || m.done == NULL || m.paused == NULL)
+    if (m.cap == NULL || m.own == NULL || m.bytes == NULL || m.done == NULL || m.paused == NULL)
         st = mm2_kafka_handle_fail(k, err, MM2_UNEXPECTED, "read: out of memory");
     if (st == MM2_OK)
         nl = lanes_make(&m, idx, committed, lanes, &st, err);
@@ -496,6 +533,7 @@ enum mm2_status mm2_kafka_read_many(struct mm2_kafka *k, const struct mm2_read_r
         shrink(&m);
     free(idx);
     free(m.cap);
+    free(m.own);
     free(m.bytes);
     free(m.done);
     free(m.paused);
