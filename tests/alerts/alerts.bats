@@ -64,6 +64,12 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 
 # bats test_tags=short
 @test "a task FAILED at runtime fires MM2TaskFailed naming its connector, which resolves after the fix and a restart" {
+  # From here on, the faults of cases.bash run side by side in the background, on pods of
+  # Connect groups of their own (their tests, at the end, wait for each): the tests in between,
+  # whose waits leave room for a loaded machine, ask about the main group's namespace alone.
+  # The two longest first (a backlog to copy and 5 minutes of GC rate; a 120 s rebalance delay).
+  case_start gc
+  case_start skew
   # A connector whose topics filter matches nothing (RUNNING, no task) for the
   # next test, made now so that its alert's `for` runs during this one.
   run -0 rest_write POST 1 /connectors "$("$HARNESS" connector-json al-none 'al\.nothing')"
@@ -120,6 +126,7 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 # run has it in the same place.
 # bats test_tags=short
 @test "replication stalled while the source grows fires the stall and lag alerts, which resolve when it catches up" {
+  case_start auth
   wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks"
   # The tasks' producer cannot reach the target (a bootstrap address nobody
   # answers: it waits for metadata, retriably, and nothing fails before
@@ -196,15 +203,8 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
 }
 
 @test "a producer holding records back fires MM2ReplicationLatencyHigh against the operator's bound; the image's linger resolves it" {
-  # From here on, the faults of cases.bash run side by side in the background, on pods of
-  # Connect groups of their own (their tests, after the rebalance that cannot end, wait for
-  # them): the tests in between, whose waits leave room for a loaded machine, ask about the main
-  # group's namespace alone.
-  # (Not the GC case: beside the others its 64 MiB worker failed with OutOfMemoryError, on
-  # 2026-12-07, with the CPU they take; its test starts it alone, once they are over.)
-  case_start auth
   case_start heap
-  case_start skew
+  case_start oc
   # The bound as an operator's overlay sets it (tests/alerts/overlay: 15 s; the bed's producer
   # stamps each record 5 to 6 s before it sends it, so the steady latency reads about 5.5 s).
   run -0 query_value 'mm2:replication_latency_threshold_ms'
@@ -227,26 +227,6 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   wait_for 180 alert_absent MM2ReplicationLatencyHigh namespace="$BED_NAME" ||
     fail "MM2ReplicationLatencyHigh still active: $(alerts); p99: $(query 'mm2:replication_latency_ms:p99')"
   run -0 rest_write DELETE 1 /connectors/al-lat
-}
-
-@test "the workers losing Write on their offsets topic fire MM2OffsetCommitFailing while the tasks stay RUNNING; the grant back resolves it" {
-  wait_for 60 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks: $(rest GET 1 /connectors/al/status)"
-  # The workers' row of docs/acls.md, revoked as an administrator might by mistake.
-  line=$(grep -n '^| target | Write | Topic | {offsets topic} |' "$AL_ROOT/docs/acls.md" | cut -d: -f1)
-  [ -n "$line" ] || fail "docs/acls.md has no Write row on {offsets topic}"
-  regrant() { "$BED" kit grant --role workers --name "offsets topic=$BED_OFFSET_TOPIC" >/dev/null; }
-  run -0 "$BED" kit grant --role workers --name "offsets topic=$BED_OFFSET_TOPIC" --revoke-line "$line"
-  # Commits every offset.flush.interval.ms (10 s), each refused (TopicAuthorizationException).
-  wait_for 90 alert_matches firing MM2OffsetCommitFailing connector=al severity=warning ||
-    { regrant; fail "MM2OffsetCommitFailing not firing: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"; }
-  run -0 alerts
-  assert_output --partial '"summary":"Connector al: source offset commits fail'
-  # Nothing else says it: the tasks RUNNING, the records still copied.
-  run -0 connector_tasks_running al 3
-  run -0 regrant
-  # The next commits succeed; the ratio falls to 0 once the failures leave its window.
-  wait_for 180 alert_absent MM2OffsetCommitFailing connector=al ||
-    fail "MM2OffsetCommitFailing still active: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"
 }
 
 @test "a pod that joins the group with another config topic keeps it rebalancing and fires MM2RebalanceStuck; gone, the group settles and it resolves" {
@@ -272,24 +252,6 @@ no_alerts() { [ "$(alerts)" = "[]" ]; }
   wait_for 120 alert_absent MM2RebalanceStuck namespace="$BED_NAME" || fail "MM2RebalanceStuck still active: $(alerts)"
   wait_for 120 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks again: $(rest GET 1 /connectors/al/status)"
   wait_for 60 alert_absent MM2WorkerNotScraped namespace="$BED_NAME" || fail "a target left behind: $(alerts)"
-}
-
-# The cases of cases.bash, started with the latency test.
-@test "the source consumer failing authentication fires MM2AuthenticationFailing naming the client, and MM2TasksFetchNothing; the right password resolves both" {
-  case_wait auth 600
-}
-
-@test "a worker whose heap its producer's buffers fill fires MM2HeapAfterGCHigh for that worker; removed, it resolves" {
-  case_wait heap 600
-}
-
-@test "a worker whose heap is too small for the backlog it copies fires MM2GCTimeHigh for that worker; removed, it resolves" {
-  # Started here, alone (see the latency test).
-  case_wait gc 600
-}
-
-@test "a worker restarted under a rebalance delay longer than the alert's for leaves the tasks spread unevenly and fires MM2TasksImbalanced; spread again, it resolves" {
-  case_wait skew 600
 }
 
 @test "a worker restarted three times fires MM2WorkerRestarts for that worker" {
@@ -350,10 +312,32 @@ panel_has_data() {
   for i in 1 2 3; do
     run -0 timeout 60 podman stop -t 30 "$(bed_worker_name "$i")"
   done
-  wait_for 60 alert_matches firing MM2WorkersDown severity=critical || fail "MM2WorkersDown not firing: $(alerts)"
+  wait_for 60 alert_matches firing MM2WorkersDown namespace="$BED_NAME" severity=critical || fail "MM2WorkersDown not firing: $(alerts)"
   for i in 1 2 3; do
     run -0 timeout 60 podman start "$(bed_worker_name "$i")"
   done
-  wait_for 120 alert_absent MM2WorkersDown || fail "MM2WorkersDown still active: $(alerts); up: $(query up)"
+  wait_for 120 alert_absent MM2WorkersDown namespace="$BED_NAME" || fail "MM2WorkersDown still active: $(alerts); up: $(query up)"
   wait_for 120 connector_tasks_running al 3 || fail "al is not RUNNING with 3 tasks again: $(rest GET 1 /connectors/al/status)"
+}
+
+# The cases of cases.bash, started in the background from the task-failure test on: each test
+# waits for its case, prints its figures and fails with the end of its log.
+@test "the workers losing Write on their offsets topic fire MM2OffsetCommitFailing while the tasks stay RUNNING; the grant back resolves it" {
+  case_wait oc 600
+}
+
+@test "the source consumer failing authentication fires MM2AuthenticationFailing naming the client, and MM2TasksFetchNothing; the right password resolves both" {
+  case_wait auth 600
+}
+
+@test "a worker whose heap its producer's buffers fill fires MM2HeapAfterGCHigh for that worker; removed, it resolves" {
+  case_wait heap 600
+}
+
+@test "a worker whose heap is too small for the backlog it copies fires MM2GCTimeHigh for that worker; removed, it resolves" {
+  case_wait gc 600
+}
+
+@test "a worker restarted under a rebalance delay longer than the alert's for leaves the tasks spread unevenly and fires MM2TasksImbalanced; spread again, it resolves" {
+  case_wait skew 600
 }

@@ -1,14 +1,16 @@
 # shellcheck shell=bash
-# The faults of alerts.bats that need pods of a Connect group of their own (a failing login, the
-# JVM's alerts and the tasks' spread), run side by side in the background while the main group's
-# tests go on: each takes two to three minutes of waiting on a rule's window, and none touches
-# the main group.  The GC case runs alone, started by its own test (alerts.bats says why).  Each
-# case's pods are scraped in a namespace of their own (harness.sh scrape), as a second
-# Deployment in its own namespace would be, so that the rules that aggregate by namespace judge
-# each group apart, and the main group's tests ask about their own namespace.
+# The faults of alerts.bats that need pods of a Connect group of their own (a failing login,
+# offset commits refused, the JVM's alerts and the tasks' spread), run side by side in the
+# background while the main group's tests go on: each takes two to four minutes, mostly of
+# waiting on a rule's window, and none touches the main group.  Each case's pods are scraped in a
+# namespace of their own (harness.sh scrape), as a second Deployment in its own namespace would
+# be, so that the rules that aggregate by namespace judge each group apart, and the main group's
+# tests ask about their own namespace.
 #
 #   case_start NAME    run NAME_case in the background: its lines in $AL_DIR/case-NAME.log, its
-#                      exit status in case-NAME.rc once it ends; its pods removed however it ends
+#                      exit status in case-NAME.rc once it ends; its pods removed however it ends.
+#                      Nothing in a run of some tags only (tests/run-bats --filter-tags: make
+#                      alerts-e2e-short), which runs none of the cases' tests.
 #   case_wait NAME S   wait up to S seconds for it (starting it first if this run has not), print
 #                      its "# " lines to bats, and fail with its log's end unless it passed
 
@@ -25,6 +27,11 @@ drop_pods() {
 }
 
 case_start() {
+  [ -z "${RUN_BATS_FILTER_TAGS:-}" ] || return 0
+  case_run "$1"
+}
+
+case_run() {
   local name=$1
   rm -f "$AL_DIR/case-$name.rc"
   : >"$BATS_RUN_TMPDIR/case-$name.started"
@@ -64,7 +71,7 @@ old_gen_share() {
 
 case_wait() {
   local name=$1 rc
-  [ -e "$BATS_RUN_TMPDIR/case-$name.started" ] || case_start "$name"
+  [ -e "$BATS_RUN_TMPDIR/case-$name.started" ] || case_run "$name"
   wait_for "$2" case_done "$name" ||
     fail "the $name case did not end within $2 s; its log: $(tail -n 20 "$AL_DIR/case-$name.log")"
   grep '^# ' "$AL_DIR/case-$name.log" >&3 || true
@@ -101,17 +108,22 @@ heap_case() {
   wait_for 60 alert_absent MM2HeapAfterGCHigh instance="$target" || die "MM2HeapAfterGCHigh still active: $(alerts)"
 }
 
-# The catch-up of an undersized pod: one worker of 64 MiB of heap in a Connect group of its own
-# (own_group) copying a backlog of small records as fast as it can.  Measured on this bed
-# (2026-12-07, a backlog of 4,000,000): 59-67 % of its time in GC, its old generation 55-77 % of
-# the heap after GC (under MM2HeapAfterGCHigh's 85 %), its tasks RUNNING, about 70,000
-# records/s; at 56 MiB a task failed with OutOfMemoryError.  The rule's rate over 5 minutes
-# needs 60 s of GC in its window (a series younger than the window is not stretched to it),
-# about 9 us of GC a record, all written before the copy starts (copied while they were
-# written, 12,000,000 gave 38 s of GC: the copy kept up with the producer).  9,000,000 fired it
-# 125 s after the connector's start with 88 % of them copied: 12,000,000 leave a margin.  Alone:
-# beside the other cases (2026-12-07 11:30, four JVMs starting and the main group's tests on 2
-# cores) the copy fell behind its fetches and the worker failed with OutOfMemoryError.
+# The catch-up of an undersized pod: one worker with a small heap in a Connect group of its own
+# (own_group) copying a backlog of small records as fast as it can, while the other cases and
+# the main group's tests take the CPU too.  The rule's rate over 5 minutes needs 60 s of GC in
+# its window (a series younger than the window is not stretched to it), about 9 us of GC a
+# record alone, all written before the copy starts (copied while they were written, 12,000,000
+# gave 38 s of GC: the copy kept up with the producer).  Alone, 64 MiB of heap gave 59-67 % of
+# the time in GC (its old generation 55-77 % of the heap after GC, under MM2HeapAfterGCHigh's
+# 85 %); beside the others, on 2 cores, the same worker failed with OutOfMemoryError
+# (2026-12-07, in AbstractWorkerSourceTask.sendRecords and in the consumer's poll: a task
+# failing, MM2TaskFailed's case, not this one), its producers behind its fetches, even with
+# their buffers bounded.  So 96 MiB, with one GC thread (ParallelGCThreads, ConcGCThreads, as a
+# pod limited to one CPU gets): 30-57 % of its time in GC over a minute, its old generation about
+# half the heap, fired 156 s after the connector with 6,100,000 of the records copied.  Each
+# task's producer holds at most 256 KiB of batches (buffer.memory, batch.size; 32 MiB and
+# 256 KiB by default here): a record waiting for its ack keeps its SourceRecord and Connect's
+# callback, hundreds of bytes on the heap for a few in the batch.
 # Segments of 16 MiB, the records deleted afterwards: the brokers' logs are tmpfs.  A backlog
 # copied is latency as users feel it too: MM2ReplicationLatencyHigh fires in this namespace.
 gc_case() {
@@ -129,11 +141,11 @@ gc_case() {
   "$BED" kit create-topics --config segment.bytes=16777216 --bootstrap "$BED_TGT_BOOTSTRAP" al.gc:6 >/dev/null ||
     die "al.gc not created on the target"
   # The worker starts while the backlog is written.
-  "$HARNESS" worker 6 "KAFKA_HEAP_OPTS=-Xms64m -Xmx64m" "${GROUP_ENV[@]}" >/dev/null || die "worker 6 not started"
+  "$HARNESS" worker 6 "KAFKA_HEAP_OPTS=-Xms96m -Xmx96m -XX:ParallelGCThreads=1 -XX:ConcGCThreads=1" "${GROUP_ENV[@]}" >/dev/null || die "worker 6 not started"
   "$BED" kit produce --bootstrap "$BED_SRC_BOOTSTRAP" --topic al.gc --count "$n" --partitions 6 --timeout 600 >/dev/null ||
     die "the backlog of $n records was not written"
   pod_ready 6 $ns
-  rest_write POST 6 /connectors "$("$HARNESS" connector-json al-gc 'al\.gc')" || die "al-gc not created"
+  rest_write POST 6 /connectors "$("$HARNESS" connector-json al-gc 'al\.gc' '{"producer.override.buffer.memory":"262144","producer.override.batch.size":"32768"}')" || die "al-gc not created"
   target=$(metrics_target 6)
   t0=$SECONDS
   wait_for 300 alert_matches firing MM2GCTimeHigh instance="$target" namespace=$ns severity=warning ||
@@ -198,6 +210,44 @@ skew_case() {
   wait_for 60 alert_absent MM2TasksImbalanced namespace=$ns || die "MM2TasksImbalanced still active: $(alerts)"
 }
 # (skew_case's pods go by its EXIT trap: nothing is asserted after they go.)
+
+# The workers' Write on their offsets topic revoked (the row of docs/acls.md, `bed.sh kit grant
+# --revoke-line`), as an administrator might by mistake: Connect commits each task's source
+# offsets every offset.flush.interval.ms (10 s), each refused (TopicAuthorizationException), and
+# nothing else says it: the task RUNNING, the records still copied, until a restart copies them
+# again.  Pod 10, a group of its own: its offsets topic is its own, and the failures must leave
+# the metric's window before the alert resolves, which the main group's tests need not wait for.
+oc_case() {
+  local ns=al-oc g=mm2kit-al-oc line target t0
+  line=$(grep -n '^| target | Write | Topic | {offsets topic} |' "$AL_ROOT/docs/acls.md" | cut -d: -f1)
+  [ -n "$line" ] || die "docs/acls.md has no Write row on {offsets topic}"
+  trap 'drop_pods 10' EXIT
+  own_group $g >/dev/null || die "the group $g was not set up"
+  "$HARNESS" worker 10 "${GROUP_ENV[@]}" >/dev/null || die "worker 10 not started"
+  pod_ready 10 $ns
+  target=$(metrics_target 10)
+  rest_write POST 10 /connectors "$("$HARNESS" connector-json al-oc 'al\.fail' '{"tasks.max":"1"}')" || die "al-oc not created"
+  wait_for 60 connector_tasks_running al-oc 1 10 || die "al-oc not RUNNING: $(rest GET 10 /connectors/al-oc/status)"
+  "$BED" kit grant --role workers --name "offsets topic=$g-offsets" --revoke-line "$line" >/dev/null ||
+    die "the workers' Write on $g-offsets not revoked"
+  t0=$SECONDS
+  wait_for 90 alert_matches firing MM2OffsetCommitFailing connector=al-oc namespace=$ns severity=warning ||
+    die "MM2OffsetCommitFailing not firing: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"
+  alerts | jq -e 'any(.[]; .labels.alertname == "MM2OffsetCommitFailing" and (.annotations.summary | startswith("Connector al-oc: source offset commits fail")))' >/dev/null ||
+    die "MM2OffsetCommitFailing's summary does not name al-oc: $(alerts)"
+  echo "# offset commits: MM2OffsetCommitFailing fired $((SECONDS - t0)) s after the revoke"
+  # Nothing else says it: the task RUNNING, the records still copied.
+  connector_tasks_running al-oc 1 10 || die "al-oc's task is not RUNNING while its commits fail: $(rest GET 10 /connectors/al-oc/status)"
+  # (MirrorSourceConnector's metrics name the topic and partition, not the connector: pod 10 runs al-oc alone.)
+  [ -n "$(query_value "sum(rate(kafka_connect_mirror_source_connector_record_count{instance=\"$target\",topic=\"al.fail\"}[30s])) > 0")" ] ||
+    die "al-oc copies nothing while its commits fail: $(query "kafka_connect_mirror_source_connector_record_count{instance=\"$target\"}")"
+  "$BED" kit grant --role workers --name "offsets topic=$g-offsets" >/dev/null || die "the workers' Write on $g-offsets not granted again"
+  # The next commits succeed; the ratio falls to 0 once the failures leave its window.
+  t0=$SECONDS
+  wait_for 180 alert_absent MM2OffsetCommitFailing connector=al-oc ||
+    die "MM2OffsetCommitFailing still active: $(alerts); failures: $(query 'kafka_connect_task_offset_commit_failure_percentage')"
+  echo "# offset commits: resolved $((SECONDS - t0)) s after the grant"
+}
 
 # A login that fails while nothing else says so: only the task's consumer gets a wrong password
 # (source.consumer.*), so the connector's admin still lists the topic, the task starts and

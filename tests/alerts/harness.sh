@@ -11,9 +11,10 @@
 #   harness.sh scrape I [NAMESPACE]  pod I added to them, labelled with that namespace
 #   harness.sh unscrape I...  these pods taken out of them
 #   harness.sh adopt NAME PID  a process a test started, stopped by down like the harness's own
-#   harness.sh worker I [NAME=VALUE...]  start pod I (4..9: one more than the Deployment's
-#                       replicas, as a rolling update adds) as the rendered Deployment says,
-#                       with these environment values in place of its own
+#   harness.sh worker I [NAME=VALUE...]  start pod I (4..10: one more than the Deployment's
+#                       replicas, as a rolling update adds, or the pods of cases.bash's groups)
+#                       as the rendered Deployment says, with these environment values in place
+#                       of its own
 #
 # Where the pods run is the `targets_write` function alone: the podman bed today
 # (each worker's static IP); on a real cluster, the Pod IPs of the Service's
@@ -266,18 +267,18 @@ case "${1:-}" in
   down) down ;;
   targets|unscrape)
     for i in "${@:2}"; do
-      [[ $i =~ ^[1-9]$ ]] || { printf 'usage: harness.sh %s [I...] (I in 1..9)\n' "$1" >&2; exit 2; }
+      [[ $i =~ ^([1-9]|10)$ ]] || { printf 'usage: harness.sh %s [I...] (I in 1..10)\n' "$1" >&2; exit 2; }
     done
     targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   scrape)
-    if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ $2 =~ ^[1-9]$ ]] || ! [[ ${3:-x} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
-      printf 'usage: harness.sh scrape I [NAMESPACE] (I in 1..9)\n' >&2
+    if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ $2 =~ ^([1-9]|10)$ ]] || ! [[ ${3:-x} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
+      printf 'usage: harness.sh scrape I [NAMESPACE] (I in 1..10)\n' >&2
       exit 2
     fi
     targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   worker)
-    if [ $# -lt 2 ] || ! [[ $2 =~ ^[4-9]$ ]]; then
-      printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..9)\n' >&2
+    if [ $# -lt 2 ] || ! [[ $2 =~ ^([4-9]|10)$ ]]; then
+      printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..10)\n' >&2
       exit 2
     fi
     shift; pod_run "$@" ;;

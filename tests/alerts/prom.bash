@@ -15,22 +15,15 @@ BED=$AL_ROOT/tests/bed/bed.sh
 HARNESS=$AL_ROOT/tests/alerts/harness.sh
 # shellcheck source=tests/bed/bed.env
 . "$AL_ROOT/tests/bed/bed.env"
+# wait_for, worker_index_of, leader_index
+# shellcheck source=tests/bed/workers.bash
+. "$AL_ROOT/tests/bed/workers.bash"
 MM2KIT_CACHE=${MM2KIT_CACHE:-/var/cache/mm2kit}
 PROM=http://${AL_PROM_ADDR:-127.0.0.1:39090}
 TOPIC=al.events
 # The consumer's own metrics name a topic with "_" for "." (FetchMetricsManager).
 LAG_TOPIC=al_events
 FAIL_TOPIC=al.fail
-
-# wait_for SECONDS COMMAND...: retries COMMAND every second until it succeeds.
-wait_for() {
-  local t=$1; shift
-  local end=$((SECONDS + t))
-  until "$@"; do
-    [ $SECONDS -lt $end ] || return 1
-    sleep 1
-  done
-}
 
 # query PROMQL: the result vector, compact JSON ([] when empty).
 query() {
@@ -92,16 +85,6 @@ rest_write() {
   printf '%s %s: HTTP %s: %s\n' "$1" "$3" "$code" "$(cat "$out")" >&2
   rm -f "$out"
   return 1
-}
-
-worker_index_of() { local ip=$1; printf '%s' "${ip##"$BED_WORKER_IP_PREFIX"}"; }
-
-# The current group leader's index, from the newest assignment worker $1 logged.
-leader_index() {
-  local url
-  url=$(podman logs "$(bed_worker_name "${1:-1}")" 2>&1 | grep -o "leaderUrl='http://[0-9.]*:8088/'" | tail -n 1)
-  url=${url#leaderUrl=\'http://}
-  worker_index_of "${url%%:*}"
 }
 
 # connector_tasks_running NAME N [WORKER]: RUNNING with N tasks, all RUNNING.

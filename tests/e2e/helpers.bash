@@ -11,6 +11,8 @@ E2E_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 BED=$E2E_ROOT/tests/bed/bed.sh
 # shellcheck source=tests/bed/bed.env
 . "$E2E_ROOT/tests/bed/bed.env"
+# shellcheck source=tests/bed/workers.bash
+. "$E2E_ROOT/tests/bed/workers.bash"
 BED_DIR=${BED_DIR:-$E2E_ROOT/build/bed}
 export BED_DIR
 
@@ -63,27 +65,6 @@ mirror_connector_json() {
   "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
   "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"}}
 JSON
-}
-
-# wait_for SECONDS COMMAND...: retries COMMAND once a second until it succeeds.
-wait_for() {
-  local t=$1; shift
-  local end=$((SECONDS + t))
-  until "$@"; do
-    [ $SECONDS -lt $end ] || return 1
-    sleep 1
-  done
-}
-
-# The index (1..9) of the worker whose IP is $1.
-worker_index_of() { local ip=$1; printf '%s' "${ip##"$BED_WORKER_IP_PREFIX"}"; }
-
-# The current leader's index, from the newest assignment a worker logged.
-leader_index() {
-  local url
-  url=$(podman logs "$(bed_worker_name "${1:-1}")" 2>&1 | grep -o "leaderUrl='http://[0-9.]*:8088/'" | tail -n 1)
-  url=${url#leaderUrl=\'http://}
-  worker_index_of "${url%%:*}"
 }
 
 # leader_known [WORKER]: the worker has logged an assignment naming a leader (a worker logs its
