@@ -99,9 +99,9 @@ heap_case() {
   wait_for 180 alert_matches firing MM2HeapAfterGCHigh instance="$target" namespace=$ns severity=warning ||
     die "MM2HeapAfterGCHigh not firing: $(alerts); old gen after GC: $(query 'jvm_memory_pool_collection_used_bytes{pool="G1 Old Gen"}')"
   echo "# heap: old generation after GC on the small worker: $(old_gen_share "$target") of its heap"
-  # Only that worker (none of the main group's, whose heaps are the image's), and its task still
-  # RUNNING: nothing but the heap says it yet.
-  alert_absent MM2HeapAfterGCHigh namespace="$BED_NAME" || die "MM2HeapAfterGCHigh active for a worker of the main group: $(alerts)"
+  # Only that worker (none of the main group's, whose heaps are the image's, nor another case's),
+  # and its task still RUNNING: nothing but the heap says it yet.
+  alert_absent MM2HeapAfterGCHigh instance!="$target" || die "MM2HeapAfterGCHigh active for another worker: $(alerts)"
   connector_tasks_running al-heap 1 5 || die "al-heap's task is not RUNNING: $(rest GET 5 /connectors/al-heap/status)"
   trap - EXIT
   drop_pods 5
@@ -151,9 +151,9 @@ gc_case() {
   wait_for 300 alert_matches firing MM2GCTimeHigh instance="$target" namespace=$ns severity=warning ||
     die "MM2GCTimeHigh not firing: $(alerts); GC share over 5 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[5m]))"), over 1 m: $(query "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"); copied: $("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc)"
   echo "# GC: fired $((SECONDS - t0)) s after the connector; time in GC over the last minute: $(query_value "sum(rate(jvm_gc_collection_seconds_sum{instance=\"$target\"}[1m]))"), old generation after GC $(old_gen_share "$target") of the heap"
-  # Only that worker (none of the main group's), its tasks RUNNING and copying: nothing but the
-  # JVM says it.
-  alert_absent MM2GCTimeHigh namespace="$BED_NAME" || die "MM2GCTimeHigh active for a worker of the main group: $(alerts)"
+  # Only that worker (none of the main group's nor another case's), its tasks RUNNING and
+  # copying: nothing but the JVM says it.
+  alert_absent MM2GCTimeHigh instance!="$target" || die "MM2GCTimeHigh active for another worker: $(alerts)"
   connector_tasks_running al-gc 3 6 || die "al-gc's tasks are not RUNNING: $(rest GET 6 /connectors/al-gc/status)"
   ends=$("$BED" kit ends --bootstrap "$BED_TGT_BOOTSTRAP" --topic al.gc | jq '[.[]] | add')
   [ "${ends:-0}" -gt 0 ] || die "nothing copied to the target's al.gc"

@@ -262,22 +262,25 @@ up() {
   log "up in $((SECONDS - t0)) s: $WORKERS workers, connector al RUNNING, Prometheus on $PROM_ADDR"
 }
 
+# pod_index_ok I [LOW]: I names a pod of this bed, LOW (1 unless told) to 10 (tests/bed/bed.env).
+pod_index_ok() { [[ $1 =~ ^([1-9]|10)$ ]] && [ "$1" -ge "${2:-1}" ]; }
+
 case "${1:-}" in
   up) up ;;
   down) down ;;
   targets|unscrape)
     for i in "${@:2}"; do
-      [[ $i =~ ^([1-9]|10)$ ]] || { printf 'usage: harness.sh %s [I...] (I in 1..10)\n' "$1" >&2; exit 2; }
+      pod_index_ok "$i" || { printf 'usage: harness.sh %s [I...] (I in 1..10)\n' "$1" >&2; exit 2; }
     done
     targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   scrape)
-    if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [[ $2 =~ ^([1-9]|10)$ ]] || ! [[ ${3:-x} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
+    if [ $# -lt 2 ] || [ $# -gt 3 ] || ! pod_index_ok "$2" || ! [[ ${3:-x} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
       printf 'usage: harness.sh scrape I [NAMESPACE] (I in 1..10)\n' >&2
       exit 2
     fi
     targets_change "$(cat "$AL_DIR/metrics-port")" "$@" ;;
   worker)
-    if [ $# -lt 2 ] || ! [[ $2 =~ ^([4-9]|10)$ ]]; then
+    if [ $# -lt 2 ] || ! pod_index_ok "$2" 4; then
       printf 'usage: harness.sh worker I [NAME=VALUE...] (I in 4..10)\n' >&2
       exit 2
     fi

@@ -40,23 +40,26 @@ alerts() {
   curl -sf -m 10 "$PROM/api/v1/alerts" | jq -c '.data.alerts'
 }
 
-# alert_matches STATE NAME [LABEL=VALUE]...: an alert NAME in STATE ("firing",
-# "pending" or "active" for either) carrying those labels exists.
+# alert_matches STATE NAME [LABEL=VALUE | LABEL!=VALUE]...: an alert NAME in STATE ("firing",
+# "pending" or "active" for either) carrying those labels (or not that value) exists.
 alert_matches() {
   # shellcheck disable=SC2016 # jq variables, expanded by jq
-  local state=$1 name=$2 kv sel='.labels.alertname == $n'
+  local state=$1 name=$2 kv key op sel='.labels.alertname == $n'
   shift 2
   local args=(--arg n "$name" --arg s "$state")
   local i=0
   for kv in "$@"; do
-    args+=(--arg "k$i" "${kv%%=*}" --arg "v$i" "${kv#*=}")
-    sel+=" and .labels[\$k$i] == \$v$i"
+    key=${kv%%=*} op='=='
+    [ "${key%!}" = "$key" ] || { key=${key%!} op='!='; }
+    args+=(--arg "k$i" "$key" --arg "v$i" "${kv#*=}")
+    sel+=" and .labels[\$k$i] $op \$v$i"
     i=$((i + 1))
   done
   alerts | jq -e "${args[@]}" "any(.[]; $sel and (\$s == \"active\" or .state == \$s))" >/dev/null
 }
 
-# alert_absent NAME [LABEL=VALUE]...: no alert NAME with those labels, pending or firing.
+# alert_absent NAME [LABEL=VALUE | LABEL!=VALUE]...: no alert NAME with those labels, pending or
+# firing.
 alert_absent() { ! alert_matches active "$@"; }
 
 # A worker's REST API.
